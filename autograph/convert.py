@@ -1,0 +1,24 @@
+"""`ag.convert`: the decorator that turns a Python function into a `GraphFunction`."""
+from __future__ import annotations
+
+from .function import GraphFunction
+
+
+def convert(fn=None, *, input_signature=None, autograph=True, reduce_retracing=False):
+    """Makes `fn` a graph function; usable bare (`@convert`) or with arguments.
+
+    Args:
+      fn: a function, lambda, nested function, closure or method.
+      input_signature: `TensorSpec`s (nested like the arguments) for the
+        positional parameters; calls must fit them and share one graph.
+      autograph: rewrite Python control flow on traced values into staged
+        `cond`/`while_loop` (False traces the function as it is).
+      reduce_retracing: when only array shapes change between calls, trace
+        one graph with unknown dimensions instead of one graph per shape.
+    """
+    def wrap(function):
+        if isinstance(function, GraphFunction):
+            function = function.python_function
+        return GraphFunction(function, input_signature=input_signature, autograph=autograph,
+                             reduce_retracing=reduce_retracing)
+    return wrap if fn is None else wrap(fn)

@@ -1,0 +1,258 @@
+"""`GraphFunction` (what `ag.convert` returns) and `ConcreteFunction` (one traced graph).
+
+A call looks its signature up in a cache (dtypes and shapes of array
+arguments, values of Python arguments, structure, device); a miss traces the
+Python function into a graph and compiles it. A hit with plain NumPy arrays
+as positional arguments takes a short path: one dict lookup, then the graph's
+compiled code.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+import warnings
+import weakref
+
+import numpy as np
+
+from runtime import AbstractValue, GraphBuilder, Tracer, current_builder
+from runtime.backend import get_backend
+from runtime.codegen import compile_graph
+from runtime.naming import variable_names
+from runtime.ops.call import call as call_graph
+from runtime.tree import flatten
+
+from .device import current_device
+from .signature import CallSignature, describe_change, flatten_call, is_array_key, param_specs_of
+
+RETRACE_WARNING_AFTER = 5
+
+
+class RetracingWarning(UserWarning):
+    """A graph function was traced more often than its arguments suggest it should be."""
+
+
+class ConcreteFunction:
+    """The graph traced for one signature, compiled for one device.
+
+    `graph` prints as text and has `to_dot()`; calling it runs the compiled graph.
+    """
+
+    def __init__(self, name, graph, call_sig: CallSignature, out_leaves, out_tree, backend):
+        self.name = name
+        self.graph = graph
+        self.backend = backend
+        self._call_sig = call_sig
+        self._input_avals = [v.aval for v in graph.inputs]
+        self._static_outputs = [None if isinstance(x, (Tracer, np.ndarray)) else x
+                                for x in out_leaves]
+        self._is_output = [isinstance(x, (Tracer, np.ndarray)) for x in out_leaves]
+        self._out_tree = out_tree
+        self._fn = compile_graph(graph, backend, self._output_expr)
+
+    def _output_expr(self, names, global_name):
+        it = iter(names)
+        exprs = [next(it) if graph_output else global_name(static, "py")
+                 for graph_output, static in zip(self._is_output, self._static_outputs)]
+        return self._out_tree.to_source(exprs, global_name)
+
+    @property
+    def source(self) -> str:
+        """The Python source the graph was compiled to."""
+        return self._fn.source
+
+    def call_flat(self, inputs):
+        """Runs the graph on its flat input arrays; returns the structured outputs."""
+        backend = self.backend
+        if backend.xp is not np or not all(type(x) is np.ndarray or isinstance(x, np.generic)
+                                           for x in inputs):
+            inputs = [backend.asarray(x) for x in inputs]
+        return self._fn(*inputs)
+
+    def __call__(self, *args, **kwargs):
+        leaves = flatten((args, kwargs))[0]
+        arrays = [x for x in leaves if isinstance(x, (np.ndarray, np.generic))
+                  or hasattr(x, "__cuda_array_interface__")]
+        if len(arrays) != len(self._input_avals):
+            raise TypeError(f"{self.name} takes {len(self._input_avals)} array inputs "
+                            f"({', '.join(map(str, self._input_avals))}), got {len(arrays)}")
+        for i, (x, aval) in enumerate(zip(arrays, self._input_avals)):
+            if not aval.accepts(AbstractValue(np.shape(x), np.result_type(x))):
+                raise TypeError(f"input {i} of {self.name} must be {aval}, got "
+                                f"{np.result_type(x).name}{list(np.shape(x))}")
+        return self.call_flat(arrays)
+
+    def __repr__(self):
+        inputs = ", ".join(str(a) for a in self._input_avals)
+        return f"<ConcreteFunction {self.name}({inputs}) on {self.backend.name}>"
+
+
+class GraphFunction:
+    """A Python function that runs as a graph: traced once per input signature."""
+
+    def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False):
+        functools.update_wrapper(self, fn)
+        self.python_function = fn
+        self.input_signature = None if input_signature is None else tuple(input_signature)
+        self.autograph = autograph
+        self.reduce_retracing = reduce_retracing
+        self._signature = _signature_of(fn)
+        self._param_specs = param_specs_of(fn, self._signature, input_signature)
+        self._fast: dict = {}       # (device, dtype, shape, ...) -> compiled graph
+        self._cache: dict = {}      # (device, CallSignature.key) -> ConcreteFunction
+        self._lock = threading.RLock()
+        self._last_sig: CallSignature | None = None
+        self._bound_instances: dict = {}
+        self.trace_count = 0
+
+    # -- calls -------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if not kwargs:
+            key = [current_device()]
+            for x in args:
+                if type(x) is not np.ndarray:
+                    break
+                key += (x.dtype, x.shape)
+            else:
+                compiled = self._fast.get(tuple(key))
+                if compiled is not None:
+                    return compiled(*args)
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
+        sig = flatten_call(self._signature, args, kwargs, self._param_specs)
+        tracing = current_builder() is not None and any(isinstance(x, Tracer) for x in sig.leaves)
+        concrete = self._concrete_for(sig)
+        inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
+        if tracing:
+            return self._call_in_trace(concrete, inputs)
+        return concrete.call_flat(inputs)
+
+    def _call_in_trace(self, concrete, inputs):
+        outs = iter(call_graph(concrete.graph, *inputs))
+        leaves = [next(outs) if is_out else static for is_out, static
+                  in zip(concrete._is_output, concrete._static_outputs)]
+        return concrete._out_tree.unflatten(leaves)
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        """The graph for one signature: arrays, `TensorSpec`s and Python values as in a call."""
+        return self._concrete_for(flatten_call(self._signature, args, kwargs, self._param_specs))
+
+    def _device_for(self, sig: CallSignature) -> str:
+        device = current_device()
+        if device == "cpu":
+            for x in sig.leaves:
+                if hasattr(x, "__cuda_array_interface__"):
+                    return f"gpu:{x.device.id}"
+        return device
+
+    def _concrete_for(self, sig: CallSignature) -> ConcreteFunction:
+        key = (self._device_for(sig), sig.key)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            with self._lock:
+                concrete = self._cache.get(key)
+                if concrete is None:
+                    concrete = self._relaxed_match(key, sig) or self._trace(sig, key[0])
+                    self._cache[key] = concrete
+                    self._remember_fast_path(key[0], sig, concrete)
+        return concrete
+
+    def _remember_fast_path(self, device, sig, concrete):
+        names, _ = sig.trees
+        positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                         for p in self._signature.parameters.values())
+        if (device == "cpu" and positional and len(names) == len(sig.leaves)
+                and all(type(x) is np.ndarray for x in sig.leaves)):
+            fast_key = [device]
+            for x in sig.leaves:
+                fast_key += (x.dtype, x.shape)
+            self._fast[tuple(fast_key)] = concrete._fn
+
+    # -- tracing -----------------------------------------------------------
+    def _trace(self, sig: CallSignature, device: str, keys=None) -> ConcreteFunction:
+        backend = get_backend(device)
+        keys = keys or sig.keys
+        builder = GraphBuilder(self.__name__)
+        with builder, variable_names():
+            leaves = [builder.new_input(AbstractValue(k[2], k[1]), _identifier(label))
+                      if is_array_key(k) else x
+                      for x, k, label in zip(sig.leaves, keys, sig.labels)]
+            args, kwargs = sig.rebuild(leaves)
+            out = self.python_function(*args, **kwargs)
+        out_leaves, out_tree = flatten(out)
+        graph = builder.build([x for x in out_leaves if isinstance(x, (Tracer, np.ndarray))])
+        concrete = ConcreteFunction(self.__name__, graph, sig, out_leaves, out_tree, backend)
+        self.trace_count += 1
+        self._warn_if_retracing(sig)
+        return concrete
+
+    def _warn_if_retracing(self, sig):
+        previous, self._last_sig = self._last_sig, sig
+        if self.trace_count > RETRACE_WARNING_AFTER and previous is not None:
+            warnings.warn(
+                f"{self.__qualname__} was traced {self.trace_count} times; this time "
+                f"because {describe_change(previous, sig)}. Tracing is slow: pass arrays "
+                f"rather than changing Python values, give an input_signature with None "
+                f"dimensions, or use reduce_retracing=True", RetracingWarning, stacklevel=4)
+
+    def _relaxed_match(self, key, sig):
+        """With `reduce_retracing`, a graph with unknown dims for shapes that vary."""
+        if not self.reduce_retracing:
+            return None
+        device = key[0]
+        for (other_device, (trees, keys)), concrete in list(self._cache.items()):
+            relaxed = _relax(keys, sig.keys) if (other_device, trees) == (device, sig.trees) \
+                else None
+            if relaxed is None:
+                continue
+            relaxed_key = (device, (trees, relaxed))
+            if relaxed_key not in self._cache:
+                self._cache[relaxed_key] = self._trace(sig, device, relaxed)
+            return self._cache[relaxed_key]
+        return None
+
+    # -- methods -----------------------------------------------------------
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        bound = self._bound_instances.get(id(instance))
+        if bound is None or bound[0]() is not instance:
+            method = GraphFunction(self.python_function.__get__(instance, owner),
+                                   input_signature=self.input_signature,
+                                   autograph=self.autograph,
+                                   reduce_retracing=self.reduce_retracing)
+            ref = weakref.ref(instance, lambda _, k=id(instance): self._bound_instances.pop(k, None))
+            bound = self._bound_instances[id(instance)] = (ref, method)
+        return bound[1]
+
+    def __repr__(self):
+        return f"<GraphFunction {self.__qualname__} (traced {self.trace_count} times)>"
+
+
+def _relax(old_keys, new_keys):
+    """Keys with differing dims made unknown, where only array shapes differ."""
+    out = []
+    for a, b in zip(old_keys, new_keys):
+        if a == b:
+            out.append(a)
+        elif is_array_key(a) and is_array_key(b) and a[1] == b[1] and len(a[2]) == len(b[2]):
+            out.append(("array", a[1], tuple(x if x == y else None for x, y in zip(a[2], b[2]))))
+        else:
+            return None
+    return tuple(out)
+
+
+def _identifier(label: str) -> str:
+    name = "".join(c if c.isalnum() else "_" for c in label).strip("_")
+    while "__" in name:
+        name = name.replace("__", "_")
+    return name or "arg"
+
+
+def _signature_of(fn) -> inspect.Signature:
+    try:
+        return inspect.signature(fn, eval_str=True)
+    except (NameError, SyntaxError, TypeError):
+        return inspect.signature(fn)

@@ -1,0 +1,154 @@
+"""Call signatures: what part of a call selects (and keys) a traced graph.
+
+Arguments are bound to the function's parameters (defaults applied) and
+flattened. Each leaf gets a key: arrays (NumPy arrays and scalars, CuPy arrays,
+traced values, `TensorSpec`s) by dtype and shape, since they become graph
+inputs; every other Python value by its type and value (by identity where it
+is unhashable), since it is frozen into the graph.
+"""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import numpy as np
+
+from runtime import AbstractValue, Tracer
+from runtime.tree import flatten, leaf_paths
+
+from .specs import TensorSpec
+
+
+@dataclasses.dataclass
+class CallSignature:
+    """One call, flattened: leaves, their keys and labels, and how to rebuild it."""
+
+    leaves: list
+    keys: tuple
+    labels: list
+    trees: tuple           # (parameter names, one TreeDef per parameter)
+    bound: inspect.BoundArguments
+
+    @property
+    def key(self):
+        return (self.trees, self.keys)
+
+    def rebuild(self, leaves) -> tuple[tuple, dict]:
+        """(args, kwargs) for calling the function with `leaves` in place."""
+        names, trees = self.trees
+        it = iter(leaves)
+        for name, tree in zip(names, trees):
+            self.bound.arguments[name] = tree.unflatten([next(it) for _ in range(tree.num_leaves)])
+        return self.bound.args, self.bound.kwargs
+
+
+def is_array_key(key) -> bool:
+    return key[0] == "array"
+
+
+def leaf_key(x, spec: TensorSpec | None = None, label: str = "argument"):
+    """The cache key of one leaf: ("array", dtype, shape) or ("py", type, value)."""
+    if spec is not None:
+        return ("array", spec.dtype, spec.shape)
+    if isinstance(x, (np.ndarray, Tracer, TensorSpec)):
+        return ("array", x.dtype, x.shape)
+    if isinstance(x, np.generic):
+        return ("array", x.dtype, ())
+    if hasattr(x, "__cuda_array_interface__"):
+        return ("array", np.dtype(x.dtype), tuple(x.shape))
+    try:
+        hash(x)
+    except TypeError:
+        return ("object", type(x), id(x))
+    return ("py", type(x), x)
+
+
+def check_against_spec(x, spec: TensorSpec, label: str):
+    """`x` as an input of `spec`; Python values convert, mismatched arrays raise."""
+    if isinstance(x, TensorSpec):
+        value_dtype, value_shape = x.dtype, x.shape
+    elif isinstance(x, (np.ndarray, np.generic, Tracer)) or hasattr(x, "__cuda_array_interface__"):
+        value_dtype, value_shape = np.dtype(x.dtype), tuple(x.shape)
+    else:
+        try:
+            x = np.asarray(x, dtype=spec.dtype)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"{label}: {x!r} does not convert to {spec}: {error}") from None
+        value_dtype, value_shape = x.dtype, x.shape
+    if value_dtype != spec.dtype:
+        raise TypeError(f"{label} has dtype {value_dtype}, but the input signature "
+                        f"declares {spec}")
+    if not AbstractValue(spec.shape, spec.dtype).accepts(AbstractValue(value_shape, spec.dtype)):
+        raise ValueError(f"{label} has shape {tuple(value_shape)}, which does not fit "
+                         f"the input signature's {spec}")
+    return x
+
+
+def flatten_call(signature: inspect.Signature, args, kwargs, param_specs: dict) -> CallSignature:
+    """Binds and flattens one call; leaves under a spec'd parameter are checked."""
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    leaves, keys, labels, names, trees = [], [], [], [], []
+    for name, value in bound.arguments.items():
+        specs = param_specs.get(name)
+        if specs is not None:
+            spec_leaves, spec_tree = flatten(specs, is_leaf=lambda s: isinstance(s, TensorSpec))
+            value_leaves, value_tree = flatten(value)
+            if value_tree != spec_tree:
+                raise TypeError(f"argument {name!r} has structure {value_tree}, but the "
+                                f"input signature declares {spec_tree}")
+            paths = leaf_paths(value_tree, name)
+            value_leaves = [check_against_spec(v, s, f"argument {p!r}")
+                            for v, s, p in zip(value_leaves, spec_leaves, paths)]
+            keys.extend(leaf_key(v, s) for v, s in zip(value_leaves, spec_leaves))
+        else:
+            value_leaves, value_tree = flatten(value)
+            paths = leaf_paths(value_tree, name)
+            keys.extend(leaf_key(v) for v in value_leaves)
+        leaves.extend(value_leaves)
+        labels.extend(paths)
+        names.append(name)
+        trees.append(value_tree)
+    return CallSignature(leaves, tuple(keys), labels, (tuple(names), tuple(trees)), bound)
+
+
+def describe_change(old: CallSignature, new: CallSignature) -> str:
+    """What differs between two calls, for the retracing warning."""
+    if old.trees != new.trees:
+        return f"the structure of the arguments changed from {old.trees[1]} to {new.trees[1]}"
+    changes = []
+    for label, a, b in zip(new.labels, old.keys, new.keys):
+        if a == b:
+            continue
+        if is_array_key(a) and is_array_key(b):
+            changes.append(f"argument {label!r} changed from {_array(a)} to {_array(b)}")
+        elif a[0] == "py" and b[0] == "py":
+            changes.append(f"Python argument {label!r} changed value from {a[2]!r} to {b[2]!r}")
+        else:
+            changes.append(f"argument {label!r} changed from {_kind(a)} to {_kind(b)}")
+    return "; ".join(changes) or "the device changed"
+
+
+def _array(key):
+    return f"{key[1].name}{list(key[2])}".replace("None", "?").replace(" ", "")
+
+
+def _kind(key):
+    if is_array_key(key):
+        return f"an array {_array(key)}"
+    return f"a Python {key[1].__name__}" + (f" {key[2]!r}" if key[0] == "py" else "")
+
+
+def param_specs_of(fn, signature: inspect.Signature, input_signature) -> dict:
+    """Per-parameter specs: from `input_signature` (positional order) or annotations."""
+    params = [p for p in signature.parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if input_signature is not None:
+        input_signature = list(input_signature)
+        if len(input_signature) > len(params):
+            raise TypeError(f"input_signature has {len(input_signature)} entries but "
+                            f"{getattr(fn, '__name__', fn)} takes {len(params)} positional "
+                            f"parameters")
+        return {p.name: s for p, s in zip(params, input_signature)}
+    return {p.name: p.annotation for p in signature.parameters.values()
+            if isinstance(p.annotation, TensorSpec)}

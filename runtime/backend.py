@@ -1,0 +1,90 @@
+"""Backends: an array module plus the kernel table bound to it.
+
+The CPU backend uses NumPy and the shared kernel table as it is. The GPU
+backend uses CuPy, imported here and nowhere else, lazily, with its
+differences kept in `CUPY_OVERRIDES`, merged over the shared table.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from . import primitives
+
+CUPY_OVERRIDES: dict = {}
+
+
+class Backend:
+    """`xp` (the array module) and `kernel(prim, params)` bound for it."""
+
+    def __init__(self, name: str, xp, overrides: dict, device_id: int | None = None):
+        self.name = name
+        self.xp = xp
+        self.device_id = device_id
+        self._overrides = overrides
+
+    def kernel(self, prim, params: dict):
+        """The kernel of `prim` bound to this backend and `params`."""
+        factory = self._overrides.get(prim) or primitives.kernels.get(prim)
+        if factory is None:
+            raise NotImplementedError(f"primitive {prim.name!r} has no kernel")
+        return factory(self.xp, **params)
+
+    def asarray(self, value):
+        """`value` as an array of this backend (a copy onto the device where needed)."""
+        if self.xp is np:
+            get = getattr(value, "get", None)  # a CuPy array coming back to the host
+            return np.asarray(get() if get is not None and not isinstance(value, np.ndarray)
+                              else value)
+        with self.xp.cuda.Device(self.device_id or 0):
+            return self.xp.asarray(value)
+
+    def __repr__(self):
+        return f"Backend({self.name})"
+
+
+CPU = Backend("cpu", np, {})
+
+
+def _import_cupy():
+    try:
+        import cupy
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            raise RuntimeError("no CUDA device")
+    except Exception as error:  # ImportError, or CUDA missing at run time
+        raise RuntimeError(
+            f"a GPU was asked for, but CuPy cannot use one here ({error}); "
+            "install with `pip install .[gpu]` on a machine with an NVIDIA GPU, "
+            "or run under ag.device('cpu')") from None
+    return cupy
+
+
+@functools.lru_cache(maxsize=None)
+def get_backend(device: str) -> Backend:
+    """The backend for `"cpu"`, `"gpu"` or `"gpu:N"`."""
+    if device == "cpu":
+        return CPU
+    kind, _, index = device.partition(":")
+    if kind != "gpu" or not (index == "" or index.isdigit()):
+        raise ValueError(f"unknown device {device!r}: use 'cpu', 'gpu' or 'gpu:N'")
+    cupy = _import_cupy()
+    device_id = int(index or 0)
+    if device_id >= cupy.cuda.runtime.getDeviceCount():
+        raise RuntimeError(f"device {device!r} does not exist: this machine has "
+                           f"{cupy.cuda.runtime.getDeviceCount()} GPU(s)")
+    return Backend(f"gpu:{device_id}", cupy, CUPY_OVERRIDES, device_id)
+
+
+def gpu_available() -> bool:
+    """True where CuPy imports and sees at least one GPU."""
+    try:
+        _import_cupy()
+    except RuntimeError:
+        return False
+    return True
+
+
+def backend_for_module(xp) -> Backend:
+    """The backend whose array module is `xp` (kernels of higher-order primitives use it)."""
+    return CPU if xp is np else get_backend("gpu")

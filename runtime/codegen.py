@@ -1,0 +1,171 @@
+"""Compiling a graph to a Python function: the fast way to run it.
+
+Each equation becomes one line calling its bound kernel (or a Python operator
+where one means the same, `c = a * b`, which is fastest on NumPy scalars);
+`cond` and `while_loop` become real `if` and `while` statements; values are
+deleted after their last use. The source is registered with `linecache`, so
+tracebacks and `pdb` show it, and an error raised by a line gets a note naming
+the equation and the user's `file:line` it was traced from.
+"""
+from __future__ import annotations
+
+import itertools
+import linecache
+
+from .errors import add_note_once
+from .ir import Graph, Literal
+from .printing import Namer
+
+INFIX = {
+    "add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//",
+    "remainder": "%", "power": "**", "matmul": "@", "equal": "==", "not_equal": "!=",
+    "less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=",
+    "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "left_shift": "<<",
+    "right_shift": ">>",
+}
+PREFIX = {"negative": "-", "positive": "+", "invert": "~"}
+
+# Emitters for higher-order primitives: emit(gen, eqn, refs, outs, indent).
+emitters: dict = {}
+
+_serial = itertools.count()
+
+
+class CodeGen:
+    """Builds the source of one Python function from a graph tree."""
+
+    def __init__(self, graph: Graph, backend, name: str):
+        self.backend = backend
+        self.namer = Namer()
+        self.globals: dict = {}
+        self.lines: list[str] = []
+        self.line_eqns: dict[int, object] = {}
+        self.alias: dict[int, str] = {}
+        self.name = name
+        self.graph = graph
+
+    def global_name(self, value, stem: str) -> str:
+        name = f"__{stem}{len(self.globals)}"
+        self.globals[name] = value
+        return name
+
+    def ref(self, atom) -> str:
+        if isinstance(atom, Literal):
+            value = atom.value
+            if isinstance(value, (bool, int)) or (
+                    isinstance(value, float) and value == value and abs(value) != float("inf")):
+                return repr(value)
+            return self.global_name(value, "lit")
+        alias = self.alias.get(atom.id)
+        return alias if alias is not None else self.namer(atom)
+
+    def emit(self, indent: str, text: str, eqn=None):
+        self.lines.append(indent + text)
+        if eqn is not None:
+            self.line_eqns[len(self.lines)] = eqn
+
+    def block(self, graph: Graph, indent: str, keep=()):
+        """Emits `graph`'s equations; deletes each value after its last use."""
+        for var, value in graph.consts.items():
+            self.alias[var.id] = self.global_name(self.backend.asarray(value), "const")
+        last_use = {}
+        for i, eqn in enumerate(graph.eqns):
+            for atom in eqn.inputs:
+                if not isinstance(atom, Literal):
+                    last_use[atom.id] = i
+        outputs = {a.id for a in graph.outputs if not isinstance(a, Literal)} | set(keep)
+        defined = set()
+        for i, eqn in enumerate(graph.eqns):
+            self.equation(eqn, indent)
+            defined.update(v.id for v in eqn.outputs)
+            dead = [a for a in dict.fromkeys(eqn.inputs) if not isinstance(a, Literal)
+                    and last_use.get(a.id) == i and a.id in defined and a.id not in outputs]
+            if dead:
+                self.emit(indent, "del " + ", ".join(self.ref(a) for a in dead))
+            unused = [v for v in eqn.outputs if v.id not in last_use and v.id not in outputs]
+            if unused:
+                self.emit(indent, "del " + ", ".join(self.namer(v) for v in unused))
+
+    def equation(self, eqn, indent: str):
+        refs = [self.ref(a) for a in eqn.inputs]
+        outs = [self.namer(v) for v in eqn.outputs]
+        emitter = emitters.get(eqn.primitive)
+        if emitter is not None:
+            return emitter(self, eqn, refs, outs, indent)
+        name = eqn.primitive.name
+        if not eqn.params and name in INFIX and len(refs) == 2:
+            call = f"{refs[0]} {INFIX[name]} {refs[1]}"
+        elif not eqn.params and name in PREFIX and len(refs) == 1:
+            call = f"{PREFIX[name]}{refs[0]}"
+        else:
+            kernel = self.backend.kernel(eqn.primitive, eqn.params)
+            call = f"{self.global_name(kernel, 'k')}({', '.join(refs)})"
+        target = ", ".join(outs) if len(outs) > 1 else (outs[0] if outs else "")
+        if eqn.primitive.multiple_results and len(outs) == 1:
+            target += ","
+        self.emit(indent, f"{target} = {call}" if target else call, eqn)
+
+    def function_source(self, output_expr=None) -> str:
+        """The whole `def`: signature, body in a try block, return statement."""
+        graph = self.graph
+        params = ", ".join(self.namer(v) for v in graph.inputs)
+        self.emit("", f"def {self.name}({params}):")
+        self.emit("    ", "try:")
+        self.block(graph, "        ")
+        outs = [self._output(a) for a in graph.outputs]
+        if output_expr is not None:
+            result = output_expr(outs, self.global_name)
+        else:
+            result = f"({', '.join(outs)}{',' if len(outs) == 1 else ''})"
+        self.emit("        ", f"return {result}")
+        self.emit("    ", "except BaseException as error:")
+        self.emit("        ", "__note(error)")
+        self.emit("        ", "raise")
+        return "\n".join(self.lines) + "\n"
+
+    def _output(self, atom) -> str:
+        ref = self.ref(atom)
+        if isinstance(atom, Literal) or atom.aval.ndim == 0:
+            return f"{self.global_name(self.backend.xp.asarray, 'asarray')}({ref})"
+        if atom.id in {v.id for v in self.graph.consts}:
+            return f"{ref}.copy()"
+        return ref
+
+
+def compile_graph(graph: Graph, backend, output_expr=None):
+    """A Python function computing `graph` on `backend`.
+
+    `output_expr(names, global_name)`, if given, returns the expression the
+    function returns (to build nested outputs directly); by default a tuple.
+    """
+    name = "".join(c if c.isalnum() else "_" for c in graph.name) or "graph"
+    gen = CodeGen(graph, backend, name)
+    source = gen.function_source(output_expr)
+    filename = f"<graph {graph.name} #{next(_serial)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    gen.globals["__note"] = _error_noter(filename, gen, graph.name)
+    exec(compile(source, filename, "exec"), gen.globals)
+    function = gen.globals[name]
+    function.source = source
+    return function
+
+
+def _error_noter(filename, gen, graph_name):
+    line_eqns = gen.line_eqns
+    lines = gen.lines
+
+    def note(error):
+        tb, lineno = error.__traceback__, None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == filename:
+                lineno = tb.tb_lineno
+            tb = tb.tb_next
+        eqn = line_eqns.get(lineno)
+        if eqn is None:
+            return
+        where = f", traced from {eqn.source}" if eqn.source else ""
+        add_note_once(error, f"raised by `{lines[lineno - 1].strip()}` "
+                             f"({eqn.primitive.name}) in graph {graph_name!r}{where}")
+    return note
+
+

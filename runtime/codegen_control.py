@@ -1,0 +1,63 @@
+"""Code generation for `cond` and `while_loop`: real `if` and `while` statements.
+
+A subgraph's inputs become aliases of the enclosing function's values, so a
+staged loop runs as a plain Python loop over the kernels, with no call per
+iteration:
+
+    i, x = 0, x0
+    while True:
+        t0 = i < n
+        if not t0:
+            break
+        t1 = x * 2.0
+        t2 = i + 1
+        i, x = t2, t1
+"""
+from __future__ import annotations
+
+from .codegen import emitters
+from .ops.control_flow import cond_p, while_p
+
+
+def _assign(gen, indent, targets, values, eqn=None):
+    if targets:
+        gen.emit(indent, f"{', '.join(targets)} = {', '.join(values)}", eqn)
+
+
+def _inline(gen, graph, input_refs, indent):
+    for var, ref in zip(graph.inputs, input_refs):
+        gen.alias[var.id] = ref
+    gen.block(graph, indent)
+    return [gen.ref(a) for a in graph.outputs]
+
+
+def emit_cond(gen, eqn, refs, outs, indent):
+    inner = indent + "    "
+    gen.emit(indent, f"if {refs[0]}:", eqn)
+    for branch in ("true", "false"):
+        if branch == "false":
+            gen.emit(indent, "else:", eqn)
+        start = len(gen.lines)
+        results = _inline(gen, eqn.params[branch], refs[1:], inner)
+        _assign(gen, inner, outs, results, eqn)
+        if len(gen.lines) == start:
+            gen.emit(inner, "pass")
+
+
+def emit_while(gen, eqn, refs, outs, indent):
+    cond, body = eqn.params["cond"], eqn.params["body"]
+    n = len(outs)
+    n_cond = len(cond.inputs) - n
+    cond_captures, body_captures = refs[n:n + n_cond], refs[n + n_cond:]
+    inner = indent + "    "
+    _assign(gen, indent, outs, refs[:n], eqn)
+    gen.emit(indent, "while True:", eqn)
+    (pred,) = _inline(gen, cond, outs + cond_captures, inner)
+    gen.emit(inner, f"if not {pred}:", eqn)
+    gen.emit(inner + "    ", "break")
+    results = _inline(gen, body, outs + body_captures, inner)
+    _assign(gen, inner, outs, results, eqn)
+
+
+emitters[cond_p] = emit_cond
+emitters[while_p] = emit_while

@@ -1,0 +1,49 @@
+"""How NumPy calls on traced values find their primitives.
+
+`ufunc_handlers[(ufunc, method)]` serves `__array_ufunc__` (method is
+`"__call__"`, `"reduce"`, `"accumulate"`); `array_function_handlers[func]` serves
+`__array_function__`. Both are filled by `runtime/ops/`. A NumPy function
+without a handler raises `TracingError` naming it: a traced value never
+silently becomes a constant.
+"""
+from __future__ import annotations
+
+from .errors import TracingError
+from .source import location_note, user_source
+
+ufunc_handlers: dict = {}
+array_function_handlers: dict = {}
+
+
+def implements(*numpy_functions):
+    """Registers the decorated function as the traced version of each NumPy function."""
+    def register(handler):
+        for func in numpy_functions:
+            array_function_handlers[func] = handler
+        return handler
+    return register
+
+
+def unsupported(what: str) -> TracingError:
+    return TracingError(
+        f"{what} is not supported on traced values{location_note(user_source())}")
+
+
+def call_ufunc(ufunc, method, inputs, kwargs):
+    handler = ufunc_handlers.get((ufunc, method))
+    if handler is None:
+        suffix = "" if method == "__call__" else f".{method}"
+        raise unsupported(f"numpy.{ufunc.__name__}{suffix}")
+    if kwargs.get("out") is not None:
+        raise unsupported(f"numpy.{ufunc.__name__}(..., out=...)")
+    kwargs.pop("out", None)
+    return handler(ufunc, *inputs, **kwargs)
+
+
+def call_array_function(func, args, kwargs):
+    handler = array_function_handlers.get(func)
+    if handler is None:
+        module = getattr(func, "__module__", "numpy") or "numpy"
+        module = "numpy" if module.startswith("numpy") else module
+        raise unsupported(f"{module}.{func.__name__}")
+    return handler(*args, **kwargs)

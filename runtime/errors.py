@@ -1,0 +1,19 @@
+"""The error types users see; `autograph` re-exports them unchanged."""
+
+
+class AutographError(Exception):
+    """Base class of this project's own errors."""
+
+
+class ConversionError(AutographError):
+    """Source code that cannot be converted (an unsupported construct)."""
+
+
+class TracingError(AutographError):
+    """Tracing found a problem in the user's function (see the message)."""
+
+
+def add_note_once(error: BaseException, note: str) -> None:
+    """Adds `note` to `error` unless an identical note is already there."""
+    if note not in getattr(error, "__notes__", ()):
+        error.add_note(note)

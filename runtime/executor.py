@@ -1,0 +1,82 @@
+"""`Executor`: a small interpreter for graphs, made to be subclassed.
+
+Graph functions run through `codegen.compile_graph`, which is faster; the
+executor runs the same kernels one equation at a time and is the place to
+hook in for debugging: override `run_eqn` to dump values or time each
+equation. Values are freed after their last use, and an error raised by a
+kernel keeps its type and gains a note naming the equation and the user's line.
+
+>>> import numpy as np
+>>> from runtime import GraphBuilder, AbstractValue
+>>> with GraphBuilder("f") as b:
+...     x = b.new_input(AbstractValue((2,), np.float64), "x")
+...     y = np.exp(x) + 1
+>>> Executor(b.build([y])).run(np.zeros(2))
+[array([2., 2.])]
+"""
+from __future__ import annotations
+
+from .backend import CPU
+from .errors import add_note_once
+from .ir import Graph, Literal
+from .printing import format_param
+
+
+class Executor:
+    """Runs `graph` on `backend`, equation by equation."""
+
+    def __init__(self, graph: Graph, backend=CPU):
+        self.graph = graph
+        self.backend = backend
+        self.kernels = [backend.kernel(e.primitive, e.params) for e in graph.eqns]
+        self.consts = {v.id: backend.asarray(x) for v, x in graph.consts.items()}
+        self.last_use = self._last_uses(graph)
+
+    @staticmethod
+    def _last_uses(graph):
+        keep = {a.id for a in graph.outputs if not isinstance(a, Literal)}
+        last: dict[int, int] = {}
+        for i, eqn in enumerate(graph.eqns):
+            for atom in eqn.inputs:
+                if not isinstance(atom, Literal) and atom.id not in keep:
+                    last[atom.id] = i
+        dead: list[list[int]] = [[] for _ in graph.eqns]
+        for var_id, i in last.items():
+            dead[i].append(var_id)
+        return dead
+
+    def run(self, *args) -> list:
+        """The graph's outputs for the given input arrays, as a list."""
+        graph = self.graph
+        if len(args) != len(graph.inputs):
+            raise TypeError(f"graph {graph.name!r} takes {len(graph.inputs)} inputs, "
+                            f"got {len(args)}")
+        env = dict(self.consts)
+        env.update((v.id, x) for v, x in zip(graph.inputs, args))
+        for i, eqn in enumerate(graph.eqns):
+            values = [a.value if isinstance(a, Literal) else env[a.id] for a in eqn.inputs]
+            try:
+                results = self.run_eqn(eqn, self.kernels[i], values)
+            except Exception as error:
+                add_note_once(error, self.describe(eqn))
+                raise
+            if eqn.primitive.multiple_results:
+                env.update((v.id, r) for v, r in zip(eqn.outputs, results))
+            else:
+                env[eqn.outputs[0].id] = results
+            for var_id in self.last_use[i]:
+                env.pop(var_id, None)
+        return [a.value if isinstance(a, Literal) else env[a.id] for a in graph.outputs]
+
+    def run_eqn(self, eqn, kernel, values):
+        """Runs one equation; override to observe or time it."""
+        return kernel(*values)
+
+    def describe(self, eqn) -> str:
+        """A one-line description of `eqn` for error notes."""
+        params = ", ".join(f"{k}={format_param(v)}" for k, v in eqn.params.items()
+                           if not isinstance(v, (Graph, tuple)))
+        where = f", traced from {eqn.source}" if eqn.source else ""
+        types = ", ".join(str(a.aval) for a in eqn.inputs)
+        return (f"raised by {eqn.primitive.name}{f'[{params}]' if params else ''}({types}) "
+                f"in graph {self.graph.name!r}{where}")

@@ -1,0 +1,101 @@
+"""Higher-order primitives: `cond`, `while_loop` and `call`.
+
+On concrete (untraced) predicates `cond` and `while_loop` are plain Python
+`if` and `while`; on traced ones they stage an equation that holds its
+branches or its loop's condition and body as subgraphs. A loop-carried value
+may change shape (it is relaxed to unknown dimensions) but not dtype.
+
+    x:f32[3] = cond p a b
+      true(a:f32[3], b:f32[3]) { ... }
+      false(a:f32[3], b:f32[3]) { ... }
+"""
+from __future__ import annotations
+
+from .. import primitives
+from ..abstract import AbstractValue, join_shapes
+from ..errors import TracingError
+from ..source import location_note, user_source
+from ..tracer import Tracer, current_builder
+from ..tree import flatten
+from .subgraphs import (add_inputs, retype_output, same_static, trace_function,
+                        union_captures, weak_fits)
+
+
+def _out_avals(graph):
+    return [a.aval for a in graph.outputs]
+
+
+def _cond_abstract_eval(pred, *operands, true, false):
+    return [AbstractValue(join_shapes(a.shape, b.shape), a.dtype)
+            for a, b in zip(_out_avals(true), _out_avals(false))]
+
+
+def _cond_kernel(xp, true, false):
+    from ..backend import backend_for_module
+    from ..codegen import compile_graph
+    backend = backend_for_module(xp)
+    run_true, run_false = compile_graph(true, backend), compile_graph(false, backend)
+    return lambda pred, *operands: (run_true if pred else run_false)(*operands)
+
+
+cond_p = primitives.define("cond", _cond_abstract_eval, _cond_kernel, multiple_results=True)
+
+
+def _check_predicate(pred):
+    if pred.ndim and not all(d == 1 for d in pred.shape):
+        raise ValueError(
+            f"the truth value of an array with more than one element is ambiguous "
+            f"(a traced condition of shape {pred.aval}){location_note(user_source())}")
+
+
+def cond(pred, true_fn, false_fn, *operands, names=None):
+    """`true_fn(*operands) if pred else false_fn(*operands)`, staged if `pred` is traced.
+
+    Both branches must return the same structure; each output must have one
+    dtype in both (Python scalars take the other branch's dtype where NumPy
+    would), while shapes may differ (the result dimension becomes unknown).
+    Outputs that are the same Python value in both branches stay Python values.
+    """
+    if not isinstance(pred, Tracer):
+        return true_fn(*operands) if pred else false_fn(*operands)
+    _check_predicate(pred)
+    builder = current_builder()
+    t = trace_function(true_fn, operands, "true", names)
+    f = trace_function(false_fn, operands, "false", names)
+    if t.out_tree != f.out_tree:
+        raise TracingError(
+            f"the branches of a traced condition return different structures: "
+            f"{t.out_tree} and {f.out_tree}{location_note(user_source())}")
+    n = len(t.out_leaves)
+    static = [same_static(a, b) for a, b in zip(t.out_leaves, f.out_leaves)]
+    keep = [i for i in range(n) if not static[i]]
+    true, false = t.finish(keep), f.finish(keep)
+    _unify_dtypes(true, false, [names[i] if names and i < len(names) else None for i in keep])
+    captured = union_captures(t.builder.captures, f.builder.captures)
+    add_inputs(true, t.builder.captures, captured)
+    add_inputs(false, f.builder.captures, captured)
+    explicit = [builder.atom(x) for x in flatten(operands)[0] if isinstance(x, Tracer)]
+    outs = builder.add_eqn(cond_p, [builder.atom(pred), *explicit, *captured],
+                           {"true": true, "false": false})
+    it = iter(outs)
+    return t.out_tree.unflatten([t.out_leaves[i] if static[i] else next(it) for i in range(n)])
+
+
+def _unify_dtypes(a_graph, b_graph, names):
+    for i, (a, b) in enumerate(zip(a_graph.outputs, b_graph.outputs)):
+        if a.aval.dtype == b.aval.dtype:
+            continue
+        if weak_fits(a, b.aval.dtype):
+            retype_output(a_graph, i, b.aval.dtype)
+        elif weak_fits(b, a.aval.dtype):
+            retype_output(b_graph, i, a.aval.dtype)
+        else:
+            label = f"{names[i]!r}" if names and names[i] else f"output {i}"
+            raise TracingError(
+                f"{label} has dtype {a.aval.dtype} in one branch of a traced condition "
+                f"and {b.aval.dtype} in the other{location_note(user_source())}; "
+                f"cast one of them so that both agree")
+
+
+from .while_loop import while_loop, while_p  # noqa: E402,F401  (re-exported)
+from .call import call, call_p  # noqa: E402,F401

@@ -1,0 +1,195 @@
+"""Indexing: basic (ints, slices, None, Ellipsis), integer-array and boolean-mask.
+
+`x[index]` becomes one `getitem` equation. Its `index` param is a static
+template; traced parts of the index (arrays, scalar ints, slice bounds) are
+extra operands that the template refers to as `Dyn(k)`. A boolean mask gives
+an unknown dimension (its count of True values is known only at run time).
+
+>>> getitem_shape((3, None, 5), (0, slice(None), Dyn(0)), [((2,), "int")])
+(None, 2)
+"""
+from __future__ import annotations
+
+import operator
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import primitives
+from ..abstract import broadcast_shapes, normalize_axis
+from ..dispatch import implements
+from ..tracer import Tracer, bind
+from ._rules import aval, reject
+
+
+class Dyn(NamedTuple):
+    """The k-th dynamic operand of an index template."""
+
+    k: int
+
+
+def _is_array_like(entry) -> bool:
+    return isinstance(entry, (Tracer, np.ndarray, list))
+
+
+def _template(index) -> tuple[tuple, list]:
+    """Splits an index into a hashable template and its dynamic operands."""
+    operands: list = []
+
+    def dyn(value):
+        operands.append(value)
+        return Dyn(len(operands) - 1)
+
+    def part(entry) -> list:
+        if entry is None or entry is Ellipsis:
+            return [entry]
+        if isinstance(entry, slice):
+            return [slice(*(c if c is None or isinstance(c, int) else
+                            int(c) if isinstance(c, np.integer) else dyn(c)
+                            for c in (entry.start, entry.stop, entry.step)))]
+        if isinstance(entry, (bool, np.bool_)):
+            return [dyn(np.asarray(entry))]
+        if isinstance(entry, (int, np.integer)):
+            return [operator.index(entry)]
+        if isinstance(entry, list):
+            entry = np.asarray(entry)
+        if isinstance(entry, np.ndarray) and entry.dtype == bool and entry.ndim:
+            return [dyn(i) for i in np.nonzero(entry)]  # a known mask: its indices
+        if isinstance(entry, (Tracer, np.ndarray)):
+            return [dyn(entry)]
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+            f"integer or boolean arrays are valid indices (got {type(entry).__name__})")
+
+    entries = index if isinstance(index, tuple) else (index,)
+    template = [part_ for entry in entries for part_ in part(entry)]
+    return tuple(template), operands
+
+
+def getitem_shape(shape, template, dyn_types):
+    """The result shape of indexing `shape` with `template`.
+
+    `dyn_types[k]` is `(shape, kind)` of operand k, kind "int" or "bool".
+    """
+    def consumed(entry):
+        if entry is None or entry is Ellipsis:
+            return 0
+        if isinstance(entry, Dyn) and dyn_types[entry.k][1] == "bool":
+            return len(dyn_types[entry.k][0])
+        return 1
+
+    used = sum(consumed(e) for e in template)
+    if used > len(shape):
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, "
+                         f"but {used} were indexed")
+    if template.count(Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if Ellipsis in template:
+        i = template.index(Ellipsis)
+        template = template[:i] + (slice(None),) * (len(shape) - used) + template[i + 1:]
+    else:
+        template = template + (slice(None),) * (len(shape) - used)
+
+    advanced = any(isinstance(e, Dyn) and (dyn_types[e.k][0] or dyn_types[e.k][1] == "bool")
+                   for e in template)
+    out, adv_shapes, adv_at, dim, last_adv = [], [], None, 0, None
+    for pos, entry in enumerate(template):
+        if entry is None:
+            out.append(1)
+            continue
+        is_adv = isinstance(entry, Dyn) or (advanced and isinstance(entry, int))
+        if not is_adv:
+            n = shape[dim]
+            if isinstance(entry, int):
+                if n is not None and not -n <= entry < n:
+                    raise IndexError(f"index {entry} is out of bounds for axis {dim} "
+                                     f"with size {n}")
+            elif isinstance(entry, slice):
+                static = all(c is None or isinstance(c, int) for c in
+                             (entry.start, entry.stop, entry.step))
+                if entry == slice(None) or (static and n is not None):
+                    out.append(n if n is None else len(range(*entry.indices(n))))
+                else:
+                    out.append(None)
+            dim += 1
+            continue
+        if isinstance(entry, int):
+            adv_shapes.append(())
+            n_dims = 1
+        else:
+            d_shape, kind = dyn_types[entry.k]
+            n_dims = len(d_shape) if kind == "bool" else 1
+            if kind == "bool":
+                _check_mask(d_shape, shape[dim:dim + n_dims], dim)
+                adv_shapes.append((None,))
+            else:
+                adv_shapes.append(d_shape)
+        if adv_at is None:
+            adv_at = len(out)
+        elif last_adv != pos - 1:
+            adv_at = 0  # advanced indices separated by a slice go first, as in NumPy
+        last_adv = pos
+        dim += n_dims
+    if adv_at is None:
+        return tuple(out)
+    adv = broadcast_shapes(*adv_shapes)
+    return tuple(out[:adv_at]) + adv + tuple(out[adv_at:])
+
+
+def _check_mask(mask_shape, dims, first_dim):
+    for i, (m, n) in enumerate(zip(mask_shape, dims)):
+        if m is not None and n is not None and m != n:
+            raise IndexError(f"boolean index did not match indexed array along axis "
+                             f"{first_dim + i}; size of axis is {n} but size of "
+                             f"corresponding boolean axis is {m}")
+
+
+def _kind(av):
+    if av.dtype == bool:
+        return "bool"
+    if av.dtype.kind in "iu":
+        return "int"
+    raise IndexError("arrays used as indices must be of integer (or boolean) type")
+
+
+def _abstract_eval(x, *dyn, index):
+    types = [(a.aval.shape, _kind(a.aval)) for a in dyn]
+    return aval(getitem_shape(x.aval.shape, index, types), x.aval.dtype)
+
+
+def _fill(template, values):
+    def one(entry):
+        if isinstance(entry, Dyn):
+            return values[entry.k]
+        if isinstance(entry, slice):
+            return slice(*(one(c) for c in (entry.start, entry.stop, entry.step)))
+        return entry
+    return tuple(one(e) for e in template)
+
+
+def _kernel(xp, index):
+    if not any(isinstance(e, Dyn) or isinstance(e, slice) and any(
+            isinstance(c, Dyn) for c in (e.start, e.stop, e.step)) for e in index):
+        return operator.itemgetter(index)
+    return lambda x, *values: x[_fill(index, values)]
+
+
+getitem_p = primitives.define("getitem", _abstract_eval, _kernel)
+
+
+def getitem(x, index):
+    """`x[index]` for a traced `x` (or a traced index)."""
+    template, operands = _template(index)
+    return bind(getitem_p, x, *operands, index=template)
+
+
+@implements(np.take)
+def take(a, indices, axis=None, out=None, mode=None):
+    """`np.take` with a traced array or indices (`mode` other than 'raise' refused)."""
+    reject({"out": out, "mode": None if mode in (None, "raise") else mode}, "numpy.take")
+    if axis is None:
+        a, axis = np.ravel(a), 0
+    if not isinstance(a, Tracer):
+        a = np.asarray(a)
+    ndim = a.ndim
+    return getitem(a, (slice(None),) * normalize_axis(axis, ndim) + (indices,))

@@ -1,0 +1,107 @@
+"""Tracing a Python function into a subgraph of the graph being built.
+
+Only traced leaves of the arguments become subgraph inputs; other leaves
+(Python scalars, strings, None) are passed to the function as they are.
+Values of enclosing graphs that the function reads are captured as extra
+inputs by `GraphBuilder`.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..abstract import AbstractValue
+from ..ir import Graph, Literal, Var
+from ..tracer import GraphBuilder, Tracer, current_builder
+from ..tree import TreeDef, flatten
+
+
+@dataclasses.dataclass
+class Traced:
+    """A function traced on abstract arguments, not yet finished into a Graph."""
+
+    builder: GraphBuilder
+    out_leaves: list
+    out_tree: TreeDef
+
+    def finish(self, keep) -> Graph:
+        """The graph returning the output leaves at positions `keep`."""
+        return self.builder.build([self.out_leaves[i] for i in keep])
+
+
+def trace_function(fn, args: tuple, name: str, names=None, input_avals=None) -> Traced:
+    """Runs `fn(*args)` with traced leaves of `args` replaced by fresh inputs.
+
+    `input_avals[i]`, where given, overrides which leaves become inputs and
+    their types: an `AbstractValue` makes leaf i an input, None passes it as is.
+    """
+    parent = current_builder()
+    builder = GraphBuilder(name, parent)
+    leaves, tree = flatten(args)
+    if input_avals is None:
+        input_avals = [x.aval if isinstance(x, Tracer) else None for x in leaves]
+    with builder:
+        inner = [x if av is None else builder.new_input(av, _name(x, names, i))
+                 for i, (x, av) in enumerate(zip(leaves, input_avals))]
+        out = fn(*tree.unflatten(inner))
+    out_leaves, out_tree = flatten(out)
+    return Traced(builder, out_leaves, out_tree)
+
+
+def _name(x, names, i):
+    if names is not None and i < len(names) and names[i]:
+        return names[i]
+    return x.node.name if isinstance(x, Tracer) else None
+
+
+def same_static(a, b) -> bool:
+    """True where two non-traced leaves are the same Python value."""
+    if isinstance(a, (Tracer, np.ndarray, np.generic)) or isinstance(b, (Tracer, np.ndarray, np.generic)):
+        return False
+    try:
+        return a is b or (type(a) is type(b) and bool(a == b))
+    except Exception:  # an object whose == does not give a bool
+        return False
+
+
+def retype_output(graph: Graph, index: int, dtype) -> None:
+    """Makes the literal output `index` of `graph` a constant of `dtype`."""
+    atom = graph.outputs[index]
+    if isinstance(atom, Literal):
+        value = np.asarray(atom.value, dtype=dtype)
+        var = Var(AbstractValue((), dtype))
+        graph.consts[var] = value
+        graph.outputs[index] = var
+
+
+def add_inputs(graph: Graph, captures: list, wanted: list) -> None:
+    """Appends inputs so `graph` takes exactly the outer atoms `wanted` (in order).
+
+    `captures` pairs this graph's own captured (outer atom, inner Var).
+    """
+    own = {_key(outer): inner for outer, inner in captures}
+    explicit = graph.inputs[:len(graph.inputs) - len(captures)]
+    graph.inputs = explicit + [own.get(_key(o)) or Var(o.aval, getattr(o, "name", None))
+                               for o in wanted]
+
+
+def _key(atom):
+    return atom.id if isinstance(atom, Var) else id(atom)
+
+
+def union_captures(*capture_lists) -> list:
+    """The outer atoms captured by any of the subgraphs, each once."""
+    seen, out = set(), []
+    for captures in capture_lists:
+        for outer, _ in captures:
+            if _key(outer) not in seen:
+                seen.add(_key(outer))
+                out.append(outer)
+    return out
+
+
+def weak_fits(atom, dtype) -> bool:
+    """True where `atom` is a Python scalar that NumPy would let `dtype` absorb."""
+    return (isinstance(atom, Literal) and isinstance(atom.value, (bool, int, float, complex))
+            and np.result_type(dtype, atom.value) == dtype)

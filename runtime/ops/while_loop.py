@@ -1,0 +1,150 @@
+"""`while_loop(cond_fn, body_fn, init)`: a Python loop, or a staged one.
+
+While `cond_fn(state)` gives a concrete value the loop runs as Python. Once
+it gives a traced value the rest of the loop is staged as one `while_loop`
+equation. Its carried values are the traced leaves of the state plus the
+Python leaves the body changes; the carry types are found by tracing the body
+until they stop changing: a changing shape relaxes to unknown dimensions, a
+changing dtype is an error, except for a Python scalar start value that NumPy
+promotion turns into the body's dtype (`total = 0.0` then `total + x_f32`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import primitives
+from ..abstract import AbstractValue, join_shapes
+from ..errors import TracingError
+from ..ir import Literal
+from ..source import location_note, user_source
+from ..tracer import Tracer, current_builder
+from ..tree import flatten, leaf_paths
+from .subgraphs import retype_output, same_static, trace_function, weak_fits
+
+
+def _abstract_eval(*operands, cond, body):
+    return [v.aval for v in body.inputs[:len(body.outputs)]]
+
+
+def _kernel(xp, cond, body):
+    from ..backend import backend_for_module
+    from ..codegen import compile_graph
+    backend = backend_for_module(xp)
+    run_cond, run_body = compile_graph(cond, backend), compile_graph(body, backend)
+    n = len(body.outputs)
+    n_cond = len(cond.inputs) - n
+
+    def run(*args):
+        carry, cond_captures, body_captures = args[:n], args[n:n + n_cond], args[n + n_cond:]
+        while run_cond(*carry, *cond_captures)[0]:
+            carry = run_body(*carry, *body_captures)
+        return carry
+    return run
+
+
+while_p = primitives.define("while_loop", _abstract_eval, _kernel, multiple_results=True)
+
+
+def while_loop(cond_fn, body_fn, init, names=None):
+    """`while cond_fn(state): state = body_fn(state)`, staged once the condition is traced.
+
+    `names` (one per leaf of the state) make error messages and graphs readable.
+    """
+    state = init
+    while True:
+        builder = current_builder()
+        mark = len(builder.eqns) if builder is not None else 0
+        pred = cond_fn(state)
+        if isinstance(pred, Tracer):
+            del builder.eqns[mark:]  # the probe is traced again as the loop's condition
+            return _staged(cond_fn, body_fn, state, names)
+        if not pred:
+            return state
+        state = body_fn(state)
+
+
+_PYTHON_SCALARS = (bool, int, float, complex)
+
+
+def _aval_of(x):
+    if isinstance(x, Tracer):
+        return x.aval
+    if isinstance(x, _PYTHON_SCALARS) or isinstance(x, np.generic):
+        return Literal(x).aval
+    array = np.asarray(x)
+    return AbstractValue(array.shape, array.dtype)
+
+
+def _staged(cond_fn, body_fn, state, names):
+    leaves, tree = flatten(state)
+    labels = names or leaf_paths(tree, "state")
+    avals = [x.aval if isinstance(x, Tracer) else None for x in leaves]
+    for _ in range(4 + 2 * sum(_aval_of(x).ndim for x in leaves) + len(leaves)):
+        body = trace_function(body_fn, (state,), "body", names, avals)
+        if body.out_tree != tree:
+            raise TracingError(
+                f"a traced loop changed the structure of its state from {tree} to "
+                f"{body.out_tree}{location_note(user_source())}")
+        new = [_carry_type(av, x, out, labels[i])
+               for i, (av, x, out) in enumerate(zip(avals, leaves, body.out_leaves))]
+        if new == avals:
+            break
+        avals = new
+    else:
+        raise TracingError(f"the types of a traced loop's state did not settle"
+                           f"{location_note(user_source())}")
+    carried = [i for i, av in enumerate(avals) if av is not None]
+    body_graph = body.finish(carried)
+    for j, i in enumerate(carried):
+        if body_graph.outputs[j].aval.dtype != avals[i].dtype:
+            retype_output(body_graph, j, avals[i].dtype)
+    cond = trace_function(cond_fn, (state,), "cond", names, avals)
+    pred = cond.out_leaves[0] if cond.out_tree.num_leaves == 1 else None
+    if pred is None or (isinstance(pred, Tracer) and pred.ndim
+                        and not all(d == 1 for d in pred.shape)):
+        raise ValueError(f"a traced loop condition must be one scalar value"
+                         f"{location_note(user_source())}")
+    cond_graph = cond.finish([0])
+    builder = current_builder()
+    init = [builder.atom(leaves[i] if isinstance(leaves[i], Tracer)
+                         else _typed(leaves[i], avals[i].dtype)) for i in carried]
+    captures = [outer for outer, _ in cond.builder.captures + body.builder.captures]
+    outs = builder.add_eqn(while_p, init + captures, {"cond": cond_graph, "body": body_graph})
+    results = dict(zip(carried, outs))
+    return tree.unflatten([results.get(i, leaves[i]) for i in range(len(leaves))])
+
+
+def _carry_type(aval, initial, out, label):
+    """The carry type of one leaf after seeing the body's output `out` for it."""
+    if aval is None:
+        if same_static(initial, out):
+            return None
+        aval = _aval_of(initial)
+        if isinstance(initial, Tracer):
+            return aval
+    out_aval = _aval_of(out)
+    if out_aval.dtype != aval.dtype:
+        out_atom = Literal(out) if isinstance(out, _PYTHON_SCALARS) else None
+        init_atom = Literal(initial) if isinstance(initial, _PYTHON_SCALARS) else None
+        if out_atom is not None and weak_fits(out_atom, aval.dtype):
+            out_aval = aval
+        elif init_atom is not None and weak_fits(init_atom, out_aval.dtype):
+            aval = AbstractValue(aval.shape, out_aval.dtype)
+        else:
+            raise TracingError(
+                f"{label!r} changes dtype in a traced loop, from {aval.dtype} to "
+                f"{out_aval.dtype}{location_note(user_source())}; cast it so that the "
+                f"loop keeps one dtype")
+    try:
+        shape = join_shapes(aval.shape, out_aval.shape)
+    except ValueError:
+        raise TracingError(
+            f"{label!r} changes rank in a traced loop, from {aval} to {out_aval}"
+            f"{location_note(user_source())}") from None
+    return AbstractValue(shape, aval.dtype)
+
+
+def _typed(value, dtype):
+    """A start value as a NumPy scalar (a literal) or array (a constant) of `dtype`."""
+    array = np.asarray(value, dtype=dtype)
+    return array[()] if array.ndim == 0 else array

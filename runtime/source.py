@@ -1,0 +1,45 @@
+"""Finding the user's line: the innermost frame outside this project and NumPy."""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+from .ir import SourceInfo
+
+_LIBRARY_DIRS = tuple(
+    os.path.dirname(os.path.abspath(path)) + os.sep
+    for path in (
+        os.path.dirname(__file__) + "/__init__.py",               # runtime/
+        os.path.dirname(os.path.dirname(__file__)) + "/autograph/__init__.py",
+        np.__file__,
+    )
+)
+_user_file_cache: dict[str, bool] = {}
+
+
+def is_user_file(filename: str) -> bool:
+    """True for files that are neither this project's library code nor NumPy's."""
+    known = _user_file_cache.get(filename)
+    if known is None:
+        known = not (filename.startswith(_LIBRARY_DIRS) or filename.startswith("<frozen")
+                     or os.path.abspath(filename).startswith(_LIBRARY_DIRS))
+        _user_file_cache[filename] = known
+    return known
+
+
+def user_source() -> SourceInfo | None:
+    """The `SourceInfo` of the innermost user frame on the stack."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if is_user_file(code.co_filename):
+            return SourceInfo(code.co_filename, frame.f_lineno, code.co_name)
+        frame = frame.f_back
+    return None
+
+
+def location_note(source: SourceInfo | None) -> str:
+    """' at FILE:LINE in FUNC' or '' where the location is unknown."""
+    return f" (at {source})" if source else ""

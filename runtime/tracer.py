@@ -1,0 +1,159 @@
+"""Tracing: recording NumPy code into a `Graph`.
+
+A `GraphBuilder` collects equations; while it is active (`with builder:`),
+`bind(primitive, *args, **params)` appends an equation and returns `Tracer`s,
+the symbolic arrays user code computes with (see `runtime.tracer_value`).
+Builders nest: a subgraph (a `cond` branch, a loop body) that reads a value of
+an enclosing graph captures it as an extra input, so every graph is closed.
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from . import primitives
+from .abstract import AbstractValue
+from .errors import TracingError, add_note_once
+from .ir import Eqn, Graph, Literal, Var
+from .source import location_note, user_source
+
+_PYTHON_SCALARS = (bool, int, float, complex)
+
+
+class _TraceStack(threading.local):
+    def __init__(self):
+        self.builders: list[GraphBuilder] = []
+
+
+_stack = _TraceStack()
+
+
+def current_builder() -> "GraphBuilder | None":
+    """The innermost active builder of this thread, or None outside tracing."""
+    builders = _stack.builders
+    return builders[-1] if builders else None
+
+
+class GraphBuilder:
+    """Records one graph. Use as a context manager around the traced code."""
+
+    def __init__(self, name: str, parent: "GraphBuilder | None" = None):
+        self.name = name
+        self.parent = parent
+        self.inputs: list[Var] = []
+        self.eqns: list[Eqn] = []
+        self.consts: dict[Var, object] = {}
+        self._const_vars: dict[int, tuple] = {}   # id(value) -> (Var, value)
+        self.captures: list[tuple] = []          # (outer atom, inner Var)
+        self._captured: dict[int, Var] = {}       # id(outer Var) -> inner Var
+        self.finished = False
+
+    def __enter__(self):
+        if self.parent is not None and self.parent is not current_builder():
+            raise RuntimeError("a child builder must be entered inside its parent")
+        _stack.builders.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _stack.builders.pop()
+
+    def new_input(self, aval, name: str | None = None):
+        var = Var(aval, name)
+        self.inputs.append(var)
+        return Tracer(self, var)
+
+    def is_ancestor_of(self, other: "GraphBuilder") -> bool:
+        while other is not None:
+            if other is self:
+                return True
+            other = other.parent
+        return False
+
+    def atom(self, x):
+        """`x` as an atom of this graph: captured, lifted or made a literal."""
+        if isinstance(x, Tracer):
+            if x.builder is self:
+                return x.node
+            return self._lift(x)
+        if isinstance(x, _PYTHON_SCALARS) or isinstance(x, np.generic):
+            return Literal(x)
+        return self.const(x)
+
+    def const(self, value) -> Var:
+        """A captured array, captured once however often it is used."""
+        known = self._const_vars.get(id(value))
+        if known is None:
+            array = value if isinstance(value, np.ndarray) else np.asarray(value)
+            if array.dtype == object:
+                raise TracingError(
+                    f"cannot use a {type(value).__name__} as an array in a traced function")
+            var = Var(AbstractValue(array.shape, array.dtype), None)
+            self.consts[var] = array
+            self._const_vars[id(value)] = (var, value)  # holding value keeps its id unique
+            return var
+        return known[0]
+
+    def _lift(self, tracer: "Tracer") -> Var:
+        if self.parent is None or not tracer.builder.is_ancestor_of(self.parent):
+            raise TracingError(
+                f"a traced value ({tracer.node.name or 'unnamed'}:{tracer.aval}) escaped the "
+                f"function that computed it (graph {tracer.builder.name!r}) and was used "
+                f"in {self.name!r}; return it from that function instead")
+        inner = self._captured.get(tracer.node.id)
+        if inner is None:
+            outer = self.parent.atom(tracer)
+            inner = Var(tracer.aval, tracer.node.name)
+            self.captures.append((outer, inner))
+            self._captured[tracer.node.id] = inner
+        return inner
+
+    def add(self, prim, args, params):
+        """Appends `prim(*args, **params)`; returns the output Tracer(s)."""
+        return self.add_eqn(prim, [self.atom(a) for a in args], params)
+
+    def add_eqn(self, prim, atoms, params):
+        """Appends an equation on atoms of this graph; returns its Tracer(s)."""
+        if self.finished:
+            raise TracingError(f"graph {self.name!r} is already finished")
+        source = user_source()
+        try:
+            avals = primitives.abstract_eval[prim](*atoms, **params)
+        except Exception as error:  # keeps NumPy's own error type, adds the user's line
+            add_note_once(error, f"while tracing {prim.name}{location_note(source)}")
+            raise
+        outs = [Var(av) for av in (avals if prim.multiple_results else [avals])]
+        self.eqns.append(Eqn(prim, atoms, params, outs, source))
+        tracers = [Tracer(self, v) for v in outs]
+        return tracers if prim.multiple_results else tracers[0]
+
+    def build(self, outputs: list) -> Graph:
+        """Finishes the graph with `outputs` (Tracers or constants)."""
+        out_atoms = [self.atom(o) for o in outputs]
+        self.finished = True
+        inputs = self.inputs + [inner for _, inner in self.captures]
+        return Graph(self.name, inputs, self.eqns, out_atoms, self.consts)
+
+
+def bind(prim, *args, **params):
+    """Applies a primitive to traced (or constant) arguments in the current trace."""
+    builder = _builder_for(args)
+    return builder.add(prim, args, params)
+
+
+def _builder_for(args) -> GraphBuilder:
+    builder = current_builder()
+    if builder is None:
+        tracer = next(a for a in args if isinstance(a, Tracer))
+        raise TracingError(
+            f"a traced value ({tracer.node.name or 'unnamed'}:{tracer.aval}) was used after "
+            f"its function finished tracing (graph {tracer.builder.name!r}); return it "
+            f"from the function instead of keeping it elsewhere")
+    return builder
+
+
+def is_traced(x) -> bool:
+    return isinstance(x, Tracer)
+
+
+from .tracer_value import Tracer  # noqa: E402  (Tracer's methods call bind)

@@ -1,0 +1,226 @@
+"""`Tracer`: a symbolic array that records what is done to it.
+
+Operators and methods go through NumPy's own protocols (`__array_ufunc__`,
+`__array_function__`), so `x + 1`, `np.add(x, 1)` and `x.sum()` all reach the
+same handlers in `runtime.dispatch`. Using a traced value where Python needs a
+concrete one (`bool(x)`, `int(x)`, `np.asarray(x)`) raises `TracingError`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dispatch
+from .errors import TracingError
+from .source import location_note, user_source
+
+
+def _concrete_needed(tracer, what: str, hint: str = "") -> TracingError:
+    name = tracer.node.name or "a traced value"
+    return TracingError(
+        f"{name} ({tracer.aval}) is traced: its value is known only when the graph "
+        f"runs, so it cannot be used as {what}{location_note(user_source())}"
+        + (f"; {hint}" if hint else ""))
+
+
+class Tracer:
+    """A value of a graph being traced: `builder` records it, `node` is its `Var`."""
+
+    __slots__ = ("builder", "node")
+    __array_priority__ = 1000
+    __hash__ = None  # like ndarray
+
+    def __init__(self, builder, node):
+        self.builder = builder
+        self.node = node
+
+    # -- what is known statically --------------------------------------------
+    @property
+    def aval(self):
+        return self.node.aval
+
+    @property
+    def shape(self):
+        """The shape; unknown dimensions are None."""
+        return self.node.aval.shape
+
+    @property
+    def dtype(self):
+        return self.node.aval.dtype
+
+    @property
+    def ndim(self):
+        return len(self.node.aval.shape)
+
+    @property
+    def size(self):
+        shape = self.node.aval.shape
+        if None in shape:
+            raise _concrete_needed(self, "a Python int (.size of an unknown shape)")
+        return int(np.prod(shape, dtype=np.int64))
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        if self.shape[0] is None:
+            raise _concrete_needed(self, "a Python int (len() of an unknown dimension)")
+        return self.shape[0]
+
+    def __repr__(self):
+        return f"Tracer({self.node.name or '_'}:{self.aval})"
+
+    # -- NumPy protocols -------------------------------------------------------
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return dispatch.call_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        return dispatch.call_array_function(func, args, kwargs)
+
+    def __array__(self, dtype=None, copy=None):
+        raise _concrete_needed(self, "a NumPy array (np.asarray/np.array)",
+                               "use NumPy functions on it instead, or ag.py_function")
+
+    # -- places Python needs a concrete value ----------------------------------
+    def __bool__(self):
+        raise _concrete_needed(self, "a Python bool (if/while/and/or)",
+                               "convert the function with autograph=True so that "
+                               "control flow on it is staged")
+
+    def __index__(self):
+        raise _concrete_needed(self, "a Python int (an index or range bound)")
+
+    def __int__(self):
+        raise _concrete_needed(self, "a Python int")
+
+    def __float__(self):
+        raise _concrete_needed(self, "a Python float")
+
+    def __complex__(self):
+        raise _concrete_needed(self, "a Python complex")
+
+    def item(self, *args):
+        raise _concrete_needed(self, "a Python scalar (.item())")
+
+    def tolist(self):
+        raise _concrete_needed(self, "a Python list (.tolist())")
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(len(self)))
+
+    def __setitem__(self, index, value):
+        raise TracingError(
+            f"item assignment on traced values is not supported{location_note(user_source())}; "
+            f"build the new array with np.where, np.concatenate or np.stack")
+
+    # -- array methods ---------------------------------------------------------
+    def __getitem__(self, index):
+        from .ops.indexing import getitem
+        return getitem(self, index)
+
+    @property
+    def T(self):
+        return np.transpose(self)
+
+    def reshape(self, *shape, order="C"):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return np.reshape(self, tuple(shape), order=order)
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = axes[0]
+        return np.transpose(self, axes or None)
+
+    def astype(self, dtype, copy=True):
+        from .ops.creation import astype
+        return astype(self, dtype)
+
+    def copy(self):
+        return np.copy(self)
+
+    def ravel(self):
+        return np.ravel(self)
+
+    def flatten(self):
+        return np.ravel(self)
+
+    def squeeze(self, axis=None):
+        return np.squeeze(self, axis)
+
+    def sum(self, axis=None, dtype=None, keepdims=False):
+        return np.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def prod(self, axis=None, dtype=None, keepdims=False):
+        return np.prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def mean(self, axis=None, dtype=None, keepdims=False):
+        return np.mean(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def std(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        return np.std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def var(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        return np.var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        return np.max(self, axis=axis, keepdims=keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        return np.min(self, axis=axis, keepdims=keepdims)
+
+    def argmax(self, axis=None, keepdims=False):
+        return np.argmax(self, axis=axis, keepdims=keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        return np.argmin(self, axis=axis, keepdims=keepdims)
+
+    def any(self, axis=None, keepdims=False):
+        return np.any(self, axis=axis, keepdims=keepdims)
+
+    def all(self, axis=None, keepdims=False):
+        return np.all(self, axis=axis, keepdims=keepdims)
+
+    def cumsum(self, axis=None, dtype=None):
+        return np.cumsum(self, axis=axis, dtype=dtype)
+
+    def cumprod(self, axis=None, dtype=None):
+        return np.cumprod(self, axis=axis, dtype=dtype)
+
+    def clip(self, min=None, max=None):
+        return np.clip(self, min, max)
+
+    def dot(self, other):
+        return np.dot(self, other)
+
+    def sort(self, axis=-1):
+        raise TracingError("in-place x.sort() is not supported on traced values; "
+                           f"use np.sort(x){location_note(user_source())}")
+
+    def argsort(self, axis=-1):
+        return np.argsort(self, axis=axis)
+
+
+def _binary(ufunc, reflected=False):
+    if reflected:
+        return lambda self, other: ufunc(other, self)
+    return lambda self, other: ufunc(self, other)
+
+
+_BINARY = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
+    "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power,
+    "matmul": np.matmul, "and": np.bitwise_and, "or": np.bitwise_or,
+    "xor": np.bitwise_xor, "lshift": np.left_shift, "rshift": np.right_shift,
+    "divmod": np.divmod,
+}
+for _name, _ufunc in _BINARY.items():
+    setattr(Tracer, f"__{_name}__", _binary(_ufunc))
+    setattr(Tracer, f"__r{_name}__", _binary(_ufunc, reflected=True))
+for _name, _ufunc in {"lt": np.less, "le": np.less_equal, "gt": np.greater,
+                      "ge": np.greater_equal, "eq": np.equal, "ne": np.not_equal}.items():
+    setattr(Tracer, f"__{_name}__", _binary(_ufunc))
+for _name, _ufunc in {"neg": np.negative, "pos": np.positive, "abs": np.absolute,
+                      "invert": np.invert}.items():
+    setattr(Tracer, f"__{_name}__", lambda self, _ufunc=_ufunc: _ufunc(self))
+del _name, _ufunc
