@@ -10,6 +10,7 @@
 described in the project's API document and the README.
 """
 from runtime.errors import AutographError, ConversionError, TracingError
+from runtime.ops.introspection import dynamic_shape as shape
 from runtime.ops.py_function import py_function
 
 from .convert import convert
@@ -19,5 +20,5 @@ from .specs import TensorSpec
 
 __all__ = [
     "AutographError", "ConcreteFunction", "ConversionError", "GraphFunction",
-    "RetracingWarning", "TensorSpec", "TracingError", "convert", "device", "py_function",
+    "RetracingWarning", "TensorSpec", "TracingError", "convert", "device", "py_function", "shape",
 ]

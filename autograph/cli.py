@@ -47,8 +47,13 @@ def load_function(target: str):
     return obj
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(f"{message} (usage: agc FILE.py::FUNC --graph|--dot SPEC...)")
+
+
 def _parser():
-    parser = argparse.ArgumentParser(prog="agc", description=__doc__.split("\n")[0])
+    parser = _Parser(prog="agc", description=__doc__.split("\n")[0])
     parser.add_argument("target", metavar="FILE.py::FUNC")
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--graph", nargs="*", metavar="SPEC", help="print the traced graph")

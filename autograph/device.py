@@ -16,12 +16,12 @@ class _DeviceState(threading.local):
     device = "cpu"
 
 
-_state = _DeviceState()
+state = _DeviceState()  # `state.device`: read on every call, so kept one attribute away
 
 
 def current_device() -> str:
     """The device of the innermost `ag.device` block of this thread ("cpu" outside any)."""
-    return _state.device
+    return state.device
 
 
 @contextlib.contextmanager
@@ -31,8 +31,8 @@ def device(name: str):
     Asking for a GPU where none can be used raises `RuntimeError` at once.
     """
     canonical = get_backend(name.lower().strip()).name
-    previous, _state.device = _state.device, canonical
+    previous, state.device = state.device, canonical
     try:
         yield
     finally:
-        _state.device = previous
+        state.device = previous

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
+import sys
 import threading
 import warnings
 import weakref
@@ -21,9 +23,10 @@ from runtime.backend import get_backend
 from runtime.codegen import compile_graph
 from runtime.naming import variable_names
 from runtime.ops.call import call as call_graph
-from runtime.tree import flatten
+from runtime.tree import LEAF, flatten
 
 from .device import current_device
+from .device import state as device_state
 from .signature import CallSignature, describe_change, flatten_call, is_array_key, param_specs_of
 
 RETRACE_WARNING_AFTER = 5
@@ -78,9 +81,10 @@ class ConcreteFunction:
             raise TypeError(f"{self.name} takes {len(self._input_avals)} array inputs "
                             f"({', '.join(map(str, self._input_avals))}), got {len(arrays)}")
         for i, (x, aval) in enumerate(zip(arrays, self._input_avals)):
-            if not aval.accepts(AbstractValue(np.shape(x), np.result_type(x))):
-                raise TypeError(f"input {i} of {self.name} must be {aval}, got "
-                                f"{np.result_type(x).name}{list(np.shape(x))}")
+            given = AbstractValue(np.shape(x), np.result_type(x))
+            if not aval.accepts(given):
+                error = TypeError if given.dtype != aval.dtype else ValueError
+                raise error(f"input {i} of {self.name} must be {aval}, got {given}")
         return self.call_flat(arrays)
 
     def __repr__(self):
@@ -99,7 +103,7 @@ class GraphFunction:
         self.reduce_retracing = reduce_retracing
         self._signature = _signature_of(fn)
         self._param_specs = param_specs_of(fn, self._signature, input_signature)
-        self._fast: dict = {}       # (device, dtype, shape, ...) -> compiled graph
+        self._fast: dict = {}       # (dtype0, shape0, ...) -> compiled graph, CPU only
         self._cache: dict = {}      # (device, CallSignature.key) -> ConcreteFunction
         self._lock = threading.RLock()
         self._last_sig: CallSignature | None = None
@@ -108,16 +112,24 @@ class GraphFunction:
 
     # -- calls -------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if not kwargs:
-            key = [current_device()]
-            for x in args:
-                if type(x) is not np.ndarray:
-                    break
-                key += (x.dtype, x.shape)
+        # The short path: CPU, positional NumPy arrays, a signature seen before.
+        # Its key is flat, (dtype0, shape0, dtype1, shape1, ...); the common
+        # one-argument case builds it without a loop.
+        if not kwargs and device_state.device == "cpu":
+            if len(args) == 1:
+                x = args[0]
+                key = (x.dtype, x.shape) if type(x) is np.ndarray else None
             else:
-                compiled = self._fast.get(tuple(key))
-                if compiled is not None:
-                    return compiled(*args)
+                key = []
+                for x in args:
+                    if type(x) is not np.ndarray:
+                        key = None
+                        break
+                    key += (x.dtype, x.shape)
+                key = None if key is None else tuple(key)
+            compiled = self._fast.get(key)
+            if compiled is not None:
+                return compiled(*args)
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
@@ -160,15 +172,15 @@ class GraphFunction:
         return concrete
 
     def _remember_fast_path(self, device, sig, concrete):
-        names, _ = sig.trees
+        _, trees = sig.trees
         positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                          for p in self._signature.parameters.values())
-        if (device == "cpu" and positional and len(names) == len(sig.leaves)
+        if (device == "cpu" and positional and all(t is LEAF for t in trees)
                 and all(type(x) is np.ndarray for x in sig.leaves)):
-            fast_key = [device]
+            key = []
             for x in sig.leaves:
-                fast_key += (x.dtype, x.shape)
-            self._fast[tuple(fast_key)] = concrete._fn
+                key += (x.dtype, x.shape)
+            self._fast[tuple(key)] = concrete._fn
 
     # -- tracing -----------------------------------------------------------
     def _trace(self, sig: CallSignature, device: str, keys=None) -> ConcreteFunction:
@@ -195,7 +207,8 @@ class GraphFunction:
                 f"{self.__qualname__} was traced {self.trace_count} times; this time "
                 f"because {describe_change(previous, sig)}. Tracing is slow: pass arrays "
                 f"rather than changing Python values, give an input_signature with None "
-                f"dimensions, or use reduce_retracing=True", RetracingWarning, stacklevel=4)
+                f"dimensions, or use reduce_retracing=True", RetracingWarning,
+                stacklevel=_user_stacklevel())
 
     def _relaxed_match(self, key, sig):
         """With `reduce_retracing`, a graph with unknown dims for shapes that vary."""
@@ -215,15 +228,19 @@ class GraphFunction:
 
     # -- methods -----------------------------------------------------------
     def __get__(self, instance, owner=None):
+        """The graph function of this method for `instance`, with its own cache.
+
+        It holds `instance` weakly, so converting a method keeps no object alive.
+        """
         if instance is None:
             return self
         bound = self._bound_instances.get(id(instance))
         if bound is None or bound[0]() is not instance:
-            method = GraphFunction(self.python_function.__get__(instance, owner),
+            ref = _weak_or_strong_ref(instance, self._bound_instances)
+            method = GraphFunction(_weak_method(self.python_function, ref),
                                    input_signature=self.input_signature,
                                    autograph=self.autograph,
                                    reduce_retracing=self.reduce_retracing)
-            ref = weakref.ref(instance, lambda _, k=id(instance): self._bound_instances.pop(k, None))
             bound = self._bound_instances[id(instance)] = (ref, method)
         return bound[1]
 
@@ -256,3 +273,38 @@ def _signature_of(fn) -> inspect.Signature:
         return inspect.signature(fn, eval_str=True)
     except (NameError, SyntaxError, TypeError):
         return inspect.signature(fn)
+
+
+def _weak_or_strong_ref(instance, table):
+    """A weak reference that drops `instance`'s entry from `table` when it dies."""
+    key = id(instance)
+    try:
+        return weakref.ref(instance, lambda _: table.pop(key, None))
+    except TypeError:  # no __weakref__ slot: the cache keeps the instance alive
+        return lambda: instance
+
+
+def _weak_method(function, ref):
+    """`function` bound to the object behind `ref`, without holding the object."""
+    signature = inspect.signature(function)
+    params = list(signature.parameters.values())[1:]
+
+    @functools.wraps(function)
+    def method(*args, **kwargs):
+        instance = ref()
+        if instance is None:
+            raise ReferenceError(f"the object of method {function.__qualname__} was deleted")
+        return function(instance, *args, **kwargs)
+    method.__signature__ = signature.replace(parameters=params)
+    return method
+
+
+def _user_stacklevel() -> int:
+    """The `warnings.warn` stacklevel of the innermost frame outside this package."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))

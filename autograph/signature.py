@@ -56,6 +56,8 @@ def leaf_key(x, spec: TensorSpec | None = None, label: str = "argument"):
         return ("array", x.dtype, ())
     if hasattr(x, "__cuda_array_interface__"):
         return ("array", np.dtype(x.dtype), tuple(x.shape))
+    if type(x) in (float, complex):
+        return ("py", type(x), repr(x))  # tells -0.0 from 0.0, and matches nan with nan
     try:
         hash(x)
     except TypeError:
@@ -92,11 +94,8 @@ def flatten_call(signature: inspect.Signature, args, kwargs, param_specs: dict) 
     for name, value in bound.arguments.items():
         specs = param_specs.get(name)
         if specs is not None:
-            spec_leaves, spec_tree = flatten(specs, is_leaf=lambda s: isinstance(s, TensorSpec))
-            value_leaves, value_tree = flatten(value)
-            if value_tree != spec_tree:
-                raise TypeError(f"argument {name!r} has structure {value_tree}, but the "
-                                f"input signature declares {spec_tree}")
+            spec_leaves, value_tree = flatten(specs, is_leaf=lambda s: isinstance(s, TensorSpec))
+            value_leaves = _flatten_like(specs, value, name)
             paths = leaf_paths(value_tree, name)
             value_leaves = [check_against_spec(v, s, f"argument {p!r}")
                             for v, s, p in zip(value_leaves, spec_leaves, paths)]
@@ -123,7 +122,8 @@ def describe_change(old: CallSignature, new: CallSignature) -> str:
         if is_array_key(a) and is_array_key(b):
             changes.append(f"argument {label!r} changed from {_array(a)} to {_array(b)}")
         elif a[0] == "py" and b[0] == "py":
-            changes.append(f"Python argument {label!r} changed value from {a[2]!r} to {b[2]!r}")
+            changes.append(f"Python argument {label!r} changed value from {_value(a)} to "
+                           f"{_value(b)}")
         else:
             changes.append(f"argument {label!r} changed from {_kind(a)} to {_kind(b)}")
     return "; ".join(changes) or "the device changed"
@@ -133,10 +133,15 @@ def _array(key):
     return f"{key[1].name}{list(key[2])}".replace("None", "?").replace(" ", "")
 
 
+def _value(key) -> str:
+    """The Python value of a "py" key as the user wrote it (floats are keyed by repr)."""
+    return key[2] if key[1] in (float, complex) else repr(key[2])
+
+
 def _kind(key):
     if is_array_key(key):
         return f"an array {_array(key)}"
-    return f"a Python {key[1].__name__}" + (f" {key[2]!r}" if key[0] == "py" else "")
+    return f"a Python {key[1].__name__}" + (f" {_value(key)}" if key[0] == "py" else "")
 
 
 def param_specs_of(fn, signature: inspect.Signature, input_signature) -> dict:
@@ -152,3 +157,22 @@ def param_specs_of(fn, signature: inspect.Signature, input_signature) -> dict:
         return {p.name: s for p, s in zip(params, input_signature)}
     return {p.name: p.annotation for p in signature.parameters.values()
             if isinstance(p.annotation, TensorSpec)}
+
+
+def _flatten_like(specs, value, label: str) -> list:
+    """The parts of `value` that the `TensorSpec`s of `specs` describe, in order."""
+    if isinstance(specs, TensorSpec):
+        return [value]
+    if isinstance(specs, dict):
+        if not isinstance(value, dict) or set(value) != set(specs):
+            raise TypeError(f"argument {label!r} must be a dict with keys {sorted(specs)}, "
+                            f"got {value!r}")
+        return [leaf for k in specs for leaf in _flatten_like(specs[k], value[k], f"{label}[{k!r}]")]
+    if isinstance(specs, (list, tuple)):
+        if not isinstance(value, (list, tuple)) or len(value) != len(specs):
+            raise TypeError(f"argument {label!r} must be a sequence of {len(specs)} "
+                            f"(like the input signature {specs!r}), got {value!r}")
+        return [leaf for i, (s, v) in enumerate(zip(specs, value))
+                for leaf in _flatten_like(s, v, f"{label}[{i}]")]
+    raise TypeError(f"input signature entries must be TensorSpecs or structures of them, "
+                    f"got {specs!r}")

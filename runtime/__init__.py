@@ -8,3 +8,4 @@ from . import codegen_control  # noqa: F401  (registers the if/while emitters)
 from .backend import Backend, get_backend, gpu_available
 from .codegen import compile_graph
 from .ops.control_flow import call, cond, while_loop
+from .ops.introspection import dynamic_shape

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import weakref
 
 from .errors import add_note_once
 from .ir import Graph, Literal
@@ -52,8 +53,8 @@ class CodeGen:
     def ref(self, atom) -> str:
         if isinstance(atom, Literal):
             value = atom.value
-            if isinstance(value, (bool, int)) or (
-                    isinstance(value, float) and value == value and abs(value) != float("inf")):
+            if type(value) in (bool, int) or (
+                    type(value) is float and value == value and abs(value) != float("inf")):
                 return repr(value)
             return self.global_name(value, "lit")
         alias = self.alias.get(atom.id)
@@ -147,6 +148,7 @@ def compile_graph(graph: Graph, backend, output_expr=None):
     exec(compile(source, filename, "exec"), gen.globals)
     function = gen.globals[name]
     function.source = source
+    weakref.finalize(function, linecache.cache.pop, filename, None)
     return function
 
 

@@ -43,7 +43,12 @@ def call_ufunc(ufunc, method, inputs, kwargs):
 def call_array_function(func, args, kwargs):
     handler = array_function_handlers.get(func)
     if handler is None:
-        module = getattr(func, "__module__", "numpy") or "numpy"
-        module = "numpy" if module.startswith("numpy") else module
-        raise unsupported(f"{module}.{func.__name__}")
+        raise unsupported(public_name(func))
     return handler(*args, **kwargs)
+
+
+def public_name(func) -> str:
+    """`numpy.fft.rfft` for a function defined in `numpy.fft._pocketfft`."""
+    module = getattr(func, "__module__", None) or "numpy"
+    public = ".".join(part for part in module.split(".") if not part.startswith("_"))
+    return f"{public}.{func.__name__}"

@@ -84,7 +84,8 @@ class GraphBuilder:
         """A captured array, captured once however often it is used."""
         known = self._const_vars.get(id(value))
         if known is None:
-            array = value if isinstance(value, np.ndarray) else np.asarray(value)
+            array = np.array(value)  # a copy: later changes to `value` do not reach the graph
+            array.flags.writeable = False
             if array.dtype == object:
                 raise TracingError(
                     f"cannot use a {type(value).__name__} as an array in a traced function")

@@ -15,11 +15,12 @@ from .source import location_note, user_source
 
 
 def _concrete_needed(tracer, what: str, hint: str = "") -> TracingError:
-    name = tracer.node.name or "a traced value"
+    name = tracer.node.name
+    subject = f"traced value {name!r} ({tracer.aval})" if name else \
+        f"a traced value ({tracer.aval})"
     return TracingError(
-        f"{name} ({tracer.aval}) is traced: its value is known only when the graph "
-        f"runs, so it cannot be used as {what}{location_note(user_source())}"
-        + (f"; {hint}" if hint else ""))
+        f"{subject} is known only when the graph runs, so it cannot be used as "
+        f"{what}{location_note(user_source())}" + (f"; {hint}" if hint else ""))
 
 
 class Tracer:
@@ -40,7 +41,7 @@ class Tracer:
 
     @property
     def shape(self):
-        """The shape; unknown dimensions are None."""
+        """The shape; unknown dimensions are None (`runtime.dynamic_shape` traces them)."""
         return self.node.aval.shape
 
     @property
@@ -62,7 +63,8 @@ class Tracer:
         if not self.shape:
             raise TypeError("len() of unsized object")
         if self.shape[0] is None:
-            raise _concrete_needed(self, "a Python int (len() of an unknown dimension)")
+            raise _concrete_needed(self, "a Python int (len() of an unknown dimension)",
+                                   "runtime.dynamic_shape(x)[0] is its traced length")
         return self.shape[0]
 
     def __repr__(self):
@@ -82,8 +84,9 @@ class Tracer:
     # -- places Python needs a concrete value ----------------------------------
     def __bool__(self):
         raise _concrete_needed(self, "a Python bool (if/while/and/or)",
-                               "convert the function with autograph=True so that "
-                               "control flow on it is staged")
+                               "Python control flow on traced values needs autograph's "
+                               "conversion (ag.convert with autograph=True) or "
+                               "runtime.cond / runtime.while_loop")
 
     def __index__(self):
         raise _concrete_needed(self, "a Python int (an index or range bound)")

@@ -100,7 +100,7 @@ def _flatten(x, leaves, is_leaf):
         children = tuple(_flatten(c, leaves, is_leaf) for c in x)
         return TreeDef("tuple" if kind is tuple else "list", None, children)
     if kind is dict:
-        keys = tuple(_sorted_keys(x))
+        keys = tuple(x)  # insertion order, which the function may observe
         children = tuple(_flatten(x[k], leaves, is_leaf) for k in keys)
         return TreeDef("dict", keys, children)
     if _is_namedtuple(x):
@@ -108,13 +108,6 @@ def _flatten(x, leaves, is_leaf):
         return TreeDef("namedtuple", type(x), children)
     leaves.append(x)
     return LEAF
-
-
-def _sorted_keys(d):
-    try:
-        return sorted(d)
-    except TypeError:  # keys of mixed types keep insertion order
-        return list(d)
 
 
 def leaf_paths(treedef: TreeDef, prefix: str = "") -> list[str]:

@@ -5,8 +5,10 @@ template; traced parts of the index (arrays, scalar ints, slice bounds) are
 extra operands that the template refers to as `Dyn(k)`. A boolean mask gives
 an unknown dimension (its count of True values is known only at run time).
 
->>> getitem_shape((3, None, 5), (0, slice(None), Dyn(0)), [((2,), "int")])
-(None, 2)
+>>> getitem_shape((3, None, 5), (slice(None), 0, Dyn(0)), [((2,), "int")])
+(3, 2)
+>>> getitem_shape((3, None, 5), (0, slice(None), Dyn(0)), [((2,), "int")])  # split: first
+(2, None)
 """
 from __future__ import annotations
 

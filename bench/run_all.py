@@ -1,0 +1,33 @@
+"""Runs every benchmark and prints one table: (a) LSTM step 10 units, (b) LSTM step 512
+units, (c) call overhead of `x + 1`, (d) first-call cost of the small LSTM step.
+
+Run:  python bench/run_all.py [--quick]
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import call_overhead  # noqa: E402
+import lstm  # noqa: E402
+from common import parse_args, report  # noqa: E402
+
+
+def main(argv=None):
+    settings = parse_args("Runs every autograph benchmark; prints one table.", argv)
+    t0 = time.perf_counter()
+    rows = [
+        lstm.bench_small(settings),            # (a)
+        lstm.bench_large(settings),            # (b)
+        call_overhead.bench_add_one(settings), # (c)
+        lstm.bench_first_call(settings),       # (d)
+    ]
+    report("autograph benchmarks: hand-written NumPy vs ag.convert, medians of interleaved "
+           "rounds", rows, settings, time.perf_counter() - t0)
+
+
+if __name__ == "__main__":
+    main()

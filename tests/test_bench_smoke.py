@@ -1,0 +1,32 @@
+"""Smoke test of the benchmarks: `bench/run_all.py --quick` runs and reports every benchmark.
+
+Timing is never asserted (the machine may be slow or busy); only that the scripts
+run, exit 0 and print a row for each benchmark plus the machine line.
+"""
+import os
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+BENCHMARKS = [
+    "lstm_step_10u_b1",      # (a)
+    "lstm_step_512u_b64",    # (b)
+    "call_overhead_add1",    # (c)
+    "first_call_10u_b1",     # (d)
+]
+
+
+def test_run_all_quick():
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run_all.py"), "--quick"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONWARNINGS": "default"})
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    out = proc.stdout
+    for name in BENCHMARKS:
+        assert name in out, f"{name} missing from output:\n{out}"
+    assert "machine:" in out and "NumPy" in out, out
+    for word in ("numpy µs", "graph µs", "target"):
+        assert word in out, out

@@ -1,0 +1,300 @@
+"""What retraces and what does not: the cache of `ag.convert` graph functions.
+
+Every call is checked against the eager oracle (`f.python_function`), and
+`f.trace_count` tells how many graphs were traced.
+"""
+import gc
+import warnings
+import weakref
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import autograph as ag
+from runtime import gpu_available
+
+
+def check(f, *args, **kwargs):
+    """Calls `f` as a graph and eagerly; asserts equal results; returns the graph's."""
+    got = f(*args, **kwargs)
+    want = f.python_function(*args, **kwargs)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert np.result_type(got) == np.result_type(want)
+    return got
+
+
+def affine(x, y):
+    return np.tanh(x) * y + 1
+
+
+# -- arrays: dtype and shape are the key ---------------------------------------------
+
+def test_same_dtype_and_shape_traces_once():
+    f = ag.convert(affine)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        x, y = rng.standard_normal((2, 4)).astype(np.float32)
+        check(f, x, y)
+    assert f.trace_count == 1
+
+
+def test_new_shape_retraces():
+    f = ag.convert(affine)
+    check(f, np.ones(3), np.ones(3))
+    check(f, np.ones(4), np.ones(4))
+    check(f, np.ones((2, 3)), np.ones(3))
+    assert f.trace_count == 3
+    check(f, np.full(3, 2.0), np.full(3, 3.0))
+    assert f.trace_count == 3
+
+
+def test_new_dtype_retraces():
+    f = ag.convert(affine)
+    check(f, np.ones(3, np.float32), np.ones(3, np.float32))
+    check(f, np.ones(3, np.float64), np.ones(3, np.float32))
+    check(f, np.ones(3, np.int32), np.ones(3, np.float32))
+    assert f.trace_count == 3
+
+
+def test_numpy_scalars_are_graph_inputs():
+    f = ag.convert(affine)
+    check(f, np.float32(1), np.float32(2))
+    check(f, np.float32(2), np.float32(-3))
+    assert f.trace_count == 1
+    check(f, np.float64(2), np.float32(-3))
+    assert f.trace_count == 2
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["float32", "float64", "int32"]),
+                          st.lists(st.integers(0, 3), max_size=2).map(tuple),
+                          st.integers(-2, 2)),
+                min_size=1, max_size=8))
+def test_one_trace_per_distinct_signature(calls):
+    f = ag.convert(scaled)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.RetracingWarning)
+        for dtype, shape, n in calls:
+            x = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+            check(f, x, n)
+    assert f.trace_count == len({(dtype, shape, n) for dtype, shape, n in calls})
+
+
+# -- Python values: their value is the key ---------------------------------------------
+
+def scaled(x, n):
+    return x * n
+
+
+def test_python_scalars_are_part_of_the_key():
+    f = ag.convert(scaled)
+    x = np.arange(3, dtype=np.float32)
+    check(f, x, 1)
+    check(f, x, 1)
+    assert f.trace_count == 1
+    check(f, x, 2)
+    assert f.trace_count == 2
+
+
+def test_one_one_point_oh_and_true_are_different_keys():
+    f = ag.convert(scaled)
+    x = np.arange(3, dtype=np.float32)
+    outs = [check(f, x, n) for n in (1, 1.0, True)]
+    assert f.trace_count == 3
+    assert [o.dtype for o in outs] == [np.float32, np.float32, np.float32]
+
+
+def test_strings_and_none_are_part_of_the_key():
+    def pick(x, mode):
+        return x * 2 if mode == "double" else (x if mode is None else -x)
+    f = ag.convert(pick)
+    x = np.arange(3.0)
+    for mode in ("double", None, "negate", "double", None):
+        check(f, x, mode)
+    assert f.trace_count == 3
+
+
+def test_negative_zero_is_not_confused_with_zero():
+    f = ag.convert(scaled)
+    x = np.ones(2)
+    check(f, x, 0.0)
+    assert np.signbit(scaled(x, -0.0)).all()
+    assert np.signbit(f(x, -0.0)).all()
+
+
+# -- binding: positional, keyword, defaults, structure ---------------------------------
+
+def with_default(x, n=2, *, scale=1.0):
+    return x * n * scale
+
+
+def test_positional_keyword_and_default_binding_share_a_trace():
+    f = ag.convert(with_default)
+    x = np.arange(4.0)
+    check(f, x)
+    check(f, x, 2)
+    check(f, x, n=2)
+    check(f, x=x)
+    check(f, x, 2, scale=1.0)
+    assert f.trace_count == 1
+    check(f, x, scale=3.0)
+    assert f.trace_count == 2
+
+
+def test_new_structure_retraces():
+    f = ag.convert(lambda xs: sum(x * 2 for x in xs))
+    a = np.ones(3)
+    for xs in ([a, a], [a, a], (a, a), [a, a, a], [a]):
+        np.testing.assert_array_equal(f(xs), f.python_function(xs))
+    assert f.trace_count == 4
+
+
+@pytest.mark.parametrize("wrap", [lambda a: [a], lambda a: (a,), lambda a: {"k": a}])
+def test_one_array_in_a_container_and_a_bare_array_are_different_keys(wrap):
+    def unwrap(xs):
+        if isinstance(xs, dict):
+            return -xs["k"]
+        return -xs[0] if isinstance(xs, (list, tuple)) else xs * 2
+    f = ag.convert(unwrap)
+    x = np.arange(3.0)
+    check(f, wrap(x))
+    check(f, x)
+    assert f.trace_count == 2
+
+
+# -- devices ------------------------------------------------------------------------------
+
+def test_explicit_cpu_device_shares_the_default_cache():
+    f = ag.convert(affine)
+    x = np.ones(3)
+    check(f, x, x)
+    with ag.device("cpu"):
+        check(f, x, x)
+    assert f.trace_count == 1
+
+
+@pytest.mark.skipif(gpu_available(), reason="this machine has a GPU")
+def test_asking_for_a_missing_gpu_fails_at_once():
+    with pytest.raises(RuntimeError, match="GPU"):
+        with ag.device("gpu"):
+            pass
+
+
+@pytest.mark.skipif(not gpu_available(), reason="needs CuPy and a GPU")
+def test_new_device_retraces():
+    f = ag.convert(affine)
+    x = np.linspace(-1, 1, 5)
+    check(f, x, x)
+    with ag.device("gpu"):
+        out = f(x, x)
+    np.testing.assert_allclose(out.get(), affine(x, x))
+    assert f.trace_count == 2
+
+
+# -- reduce_retracing ------------------------------------------------------------------
+
+def test_reduce_retracing_reuses_one_relaxed_graph():
+    f = ag.convert(lambda x: np.cumsum(x * 2, axis=-1), reduce_retracing=True)
+    for n in (2, 3, 4, 5, 9):
+        check(f, np.arange(n, dtype=np.float32))
+    assert f.trace_count == 2
+    graph = f.get_concrete_function(np.ones(11, np.float32)).graph
+    assert f.trace_count == 2
+    assert graph.inputs[0].aval.shape == (None,)
+    assert "f32[?]" in str(graph)
+
+
+def test_reduce_retracing_keeps_known_dims_and_retraces_on_dtype():
+    f = ag.convert(lambda x: x.sum(axis=1), reduce_retracing=True)
+    for n in (1, 2, 3):
+        check(f, np.ones((n, 4), np.float32))
+    assert f.trace_count == 2
+    assert f.get_concrete_function(np.ones((7, 4), np.float32)).graph.inputs[0].aval.shape \
+        == (None, 4)
+    check(f, np.ones((2, 4), np.float64))
+    assert f.trace_count == 3
+
+
+# -- what ag.convert accepts ---------------------------------------------------------------
+
+def test_python_function_is_the_original():
+    f = ag.convert(affine)
+    assert f.python_function is affine
+    assert f.__name__ == "affine"
+    assert ag.convert(f).python_function is affine
+
+
+def test_decorator_with_arguments_and_lambdas():
+    @ag.convert(reduce_retracing=False)
+    def square(x):
+        return x * x
+    check(square, np.arange(3.0))
+    lam = ag.convert(lambda a, b: a @ b)
+    check(lam, np.ones((2, 3)), np.ones((3, 4)))
+    assert square.trace_count == lam.trace_count == 1
+
+
+def test_nested_function_closing_over_a_python_value_freezes_it_at_trace_time():
+    k = 2.0
+
+    def outer():
+        def inner(x):
+            return x * k
+        return ag.convert(inner)
+    f = outer()
+    x = np.arange(3.0)
+    np.testing.assert_array_equal(f(x), x * 2.0)
+    k = 5.0  # noqa: F841  (like tf.function: the trace already read k)
+    np.testing.assert_array_equal(f(x), x * 2.0)
+    assert f.trace_count == 1
+
+
+def test_closure_over_array_is_captured_once_so_later_mutation_is_not_seen():
+    offset = np.ones(3)
+    f = ag.convert(lambda x: x + offset)
+    x = np.zeros(3)
+    np.testing.assert_array_equal(f(x), np.ones(3))
+    offset[:] = 5.0
+    np.testing.assert_array_equal(f(x), np.ones(3))  # like tf.function
+    assert f.trace_count == 1
+
+
+class Scaler:
+    def __init__(self, scale):
+        self.scale = scale
+
+    @ag.convert
+    def apply(self, x):
+        return x * self.scale
+
+
+def test_methods_are_bound_per_instance():
+    a, b = Scaler(2.0), Scaler(3.0)
+    x = np.arange(3.0)
+    np.testing.assert_array_equal(a.apply(x), x * 2.0)
+    np.testing.assert_array_equal(b.apply(x), x * 3.0)
+    assert a.apply is a.apply
+    assert a.apply is not b.apply
+    assert a.apply.trace_count == b.apply.trace_count == 1
+    a.apply(x)
+    assert a.apply.trace_count == 1
+
+
+def test_method_reads_instance_attributes_at_trace_time():
+    a = Scaler(2.0)
+    x = np.arange(3.0)
+    np.testing.assert_array_equal(a.apply(x), x * 2.0)
+    a.scale = 10.0  # like tf.function: the trace already read self.scale
+    np.testing.assert_array_equal(a.apply(x), x * 2.0)
+    np.testing.assert_array_equal(a.apply(np.arange(4.0)), np.arange(4.0) * 10.0)
+
+
+def test_instances_with_converted_methods_can_be_garbage_collected():
+    a = Scaler(2.0)
+    a.apply(np.ones(2))
+    ref = weakref.ref(a)
+    del a
+    gc.collect()
+    assert ref() is None

@@ -1,0 +1,162 @@
+"""Side effects: Python ones happen while tracing only; `ag.py_function` at every run."""
+import numpy as np
+import pytest
+
+import autograph as ag
+
+
+def test_appending_to_an_outside_list_happens_at_trace_time_only():
+    log = []
+
+    def f(x):
+        log.append(x.shape)
+        return x * 2
+    g = ag.convert(f)
+    for _ in range(3):
+        np.testing.assert_array_equal(g(np.ones(3)), np.full(3, 2.0))
+    assert log == [(3,)]
+    g(np.ones(4))
+    assert log == [(3,), (4,)]
+
+
+def test_print_of_python_values_happens_at_trace_time_only(capsys):
+    def f(x, label):
+        print("tracing", label, x.ndim)
+        return x + 1
+    g = ag.convert(f)
+    g(np.zeros(2), "a")
+    g(np.ones(2), "a")
+    assert capsys.readouterr().out == "tracing a 1\n"
+    g(np.ones(2), "b")
+    assert capsys.readouterr().out == "tracing b 1\n"
+    g(np.ones(2), "b")
+    assert capsys.readouterr().out == ""
+
+
+def test_plain_python_calls_on_python_values_are_frozen():
+    counter = {"n": 0}
+
+    def next_id():
+        counter["n"] += 1
+        return counter["n"]
+
+    g = ag.convert(lambda x: x * next_id())
+    first = g(np.ones(2))
+    second = g(np.ones(2))
+    np.testing.assert_array_equal(first, second)
+    assert counter["n"] == 1
+
+
+# -- ag.py_function ----------------------------------------------------------------------
+
+def test_py_function_runs_at_every_call_with_the_runtime_values():
+    seen = []
+
+    def record(a):
+        assert isinstance(a, np.ndarray)
+        seen.append(a.copy())
+        return a * 2.5
+
+    @ag.convert
+    def f(x):
+        y = ag.py_function(record, x + 1, out=ag.TensorSpec((3,), np.float32))
+        return y - 1
+
+    for k in range(3):
+        x = np.full(3, k, np.float32)
+        out = f(x)
+        assert out.dtype == np.float32
+        np.testing.assert_allclose(out, (x + 1) * 2.5 - 1)
+    assert f.trace_count == 1
+    assert len(seen) == 3
+    np.testing.assert_array_equal(seen[2], np.full(3, 3, np.float32))
+
+
+def test_py_function_casts_to_the_declared_dtype():
+    @ag.convert
+    def f(x):
+        return ag.py_function(lambda a: a.astype(np.float64) / 3, x,
+                              out=ag.TensorSpec((None,), np.float32))
+    out = f(np.arange(4, dtype=np.int32))
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, np.arange(4) / 3, rtol=1e-6)
+    out = f(np.arange(2, dtype=np.int32))  # unknown dims in `out` accept any size
+    np.testing.assert_allclose(out, np.arange(2) / 3, rtol=1e-6)
+
+
+def test_py_function_with_python_int_results_and_structured_out():
+    def stats(a, b):
+        return int(a.sum()), (a * b, b.max())
+
+    @ag.convert
+    def f(a, b):
+        n, (prod, top) = ag.py_function(
+            stats, a, b,
+            out=(ag.TensorSpec((), np.int64),
+                 (ag.TensorSpec((2,), np.float64), ag.TensorSpec((), np.float64))))
+        return n + 1, prod, top
+
+    a, b = np.array([1.0, 2.0]), np.array([3.0, -4.0])
+    n, prod, top = f(a, b)
+    assert n.dtype == np.int64 and n == 4
+    np.testing.assert_array_equal(prod, a * b)
+    assert top == 3.0
+
+
+def test_py_functions_run_in_program_order():
+    order = []
+
+    def tag(name):
+        def fn(a):
+            order.append(name)
+            return a
+        fn.__name__ = name
+        return fn
+
+    @ag.convert
+    def f(x):
+        spec = ag.TensorSpec((2,), np.float64)
+        a = ag.py_function(tag("first"), x, out=spec)
+        b = ag.py_function(tag("second"), x * 2, out=spec)
+        c = ag.py_function(tag("third"), x * 3, out=spec)
+        return c + b + a
+
+    for _ in range(3):
+        np.testing.assert_array_equal(f(np.ones(2)), np.full(2, 6.0))
+    assert order == ["first", "second", "third"] * 3
+
+
+def test_py_function_outside_a_graph_runs_at_once():
+    out = ag.py_function(lambda a: a + 1, np.arange(3), out=ag.TensorSpec((3,), np.float32))
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out, [1, 2, 3])
+
+
+def test_py_function_wrong_output_shape_is_a_value_error_naming_the_function():
+    def wrong_size(a):
+        return np.ones(a.shape[0] + 1)
+
+    @ag.convert
+    def f(x):
+        return ag.py_function(wrong_size, x, out=ag.TensorSpec((3,), np.float64))
+
+    with pytest.raises(ValueError, match="wrong_size") as info:
+        f(np.ones(3))
+    assert any(__file__ in note for note in getattr(info.value, "__notes__", ()))
+    assert f.trace_count == 1
+
+
+def test_py_function_error_keeps_its_type_and_the_graph_still_works():
+    def maybe_fail(a):
+        if a.sum() < 0:
+            raise KeyError("negative")
+        return np.sqrt(a)
+
+    @ag.convert
+    def f(x):
+        return ag.py_function(maybe_fail, x, out=ag.TensorSpec((2,), np.float64)) * 2
+
+    with pytest.raises(KeyError, match="negative"):
+        f(np.array([-1.0, -2.0]))
+    np.testing.assert_allclose(f(np.array([4.0, 9.0])), [4.0, 6.0])
+    assert f.trace_count == 1

@@ -1,0 +1,83 @@
+"""Time each equation of a graph function: where does a call spend its time?
+
+    python tools/graph_profile.py FILE.py::FUNC SPEC... [--runs N]
+
+Traces FUNC for the SPECs (as `agc` reads them), feeds random inputs of those
+types, runs the graph through a timing `Executor` and prints the equations,
+slowest first, with their median time.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from autograph.cli import UsageError, load_function
+from autograph.function import GraphFunction
+from autograph.specs import TensorSpec, parse_spec
+from runtime.backend import CPU
+from runtime.executor import Executor
+
+
+class TimingExecutor(Executor):
+    """An executor that records how long each equation takes."""
+
+    def __init__(self, graph, backend=CPU):
+        super().__init__(graph, backend)
+        self.times: dict[int, list[float]] = {}
+
+    def run_eqn(self, eqn, kernel, values):
+        start = time.perf_counter_ns()
+        result = kernel(*values)
+        self.times.setdefault(id(eqn), []).append(time.perf_counter_ns() - start)
+        return result
+
+
+def random_input(spec, rng):
+    if not isinstance(spec, TensorSpec):
+        return spec
+    shape = tuple(4 if d is None else d for d in spec.shape)
+    if spec.dtype == bool:
+        return rng.random(shape) > 0.5
+    return rng.standard_normal(shape).astype(spec.dtype) if spec.dtype.kind in "fc" \
+        else rng.integers(0, 4, shape).astype(spec.dtype)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("target")
+    parser.add_argument("specs", nargs="+")
+    parser.add_argument("--runs", type=int, default=200)
+    args = parser.parse_args(argv)
+    try:
+        function = load_function(args.target)
+        specs = [parse_spec(s) for s in args.specs]
+    except (UsageError, ValueError) as error:
+        print(f"graph_profile: error: {error}", file=sys.stderr)
+        return 2
+    if not isinstance(function, GraphFunction):
+        function = GraphFunction(function)
+    rng = np.random.default_rng(0)
+    inputs = [random_input(s, rng) for s in specs]
+    concrete = function.get_concrete_function(*inputs)
+    executor = TimingExecutor(concrete.graph)
+    arrays = [x for x in inputs if isinstance(x, np.ndarray)]
+    for _ in range(args.runs):
+        executor.run(*arrays)
+    rows = sorted(((statistics.median(executor.times[id(e)]) / 1e3, e)
+                   for e in concrete.graph.eqns), key=lambda r: -r[0])
+    total = sum(t for t, _ in rows)
+    print(f"{'µs':>9}  {'share':>6}  equation")
+    for micros, eqn in rows:
+        where = f"  ({eqn.source})" if eqn.source else ""
+        types = ", ".join(str(a.aval) for a in eqn.inputs)
+        print(f"{micros:9.2f}  {micros / total:6.1%}  {eqn.primitive.name}({types}){where}")
+    print(f"{total:9.2f}  total of medians over {args.runs} runs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
