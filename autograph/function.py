@@ -13,6 +13,7 @@ import inspect
 import os
 import sys
 import threading
+import types
 import warnings
 import weakref
 
@@ -25,8 +26,10 @@ from runtime.naming import variable_names
 from runtime.ops.call import call as call_graph
 from runtime.tree import LEAF, flatten
 
+from .conversion import convert_function
 from .device import current_device
 from .device import state as device_state
+from .operators import converted_call
 from .signature import CallSignature, describe_change, flatten_call, is_array_key, param_specs_of
 
 RETRACE_WARNING_AFTER = 5
@@ -192,13 +195,22 @@ class GraphFunction:
                       if is_array_key(k) else x
                       for x, k, label in zip(sig.leaves, keys, sig.labels)]
             args, kwargs = sig.rebuild(leaves)
-            out = self.python_function(*args, **kwargs)
+            out = self._traced_function()(*args, **kwargs)
         out_leaves, out_tree = flatten(out)
         graph = builder.build([x for x in out_leaves if isinstance(x, (Tracer, np.ndarray))])
         concrete = ConcreteFunction(self.__name__, graph, sig, out_leaves, out_tree, backend)
         self.trace_count += 1
         self._warn_if_retracing(sig)
         return concrete
+
+    def _traced_function(self):
+        """What tracing calls: the converted function, unless `autograph=False`."""
+        fn = self.python_function
+        if not self.autograph or getattr(fn, "_ag_method", False):
+            return fn  # a method's own wrapper converts the method it calls
+        if isinstance(fn, types.FunctionType):
+            return convert_function(fn)
+        return functools.partial(converted_call, fn)
 
     def _warn_if_retracing(self, sig):
         previous, self._last_sig = self._last_sig, sig
@@ -237,7 +249,7 @@ class GraphFunction:
         bound = self._bound_instances.get(id(instance))
         if bound is None or bound[0]() is not instance:
             ref = _weak_or_strong_ref(instance, self._bound_instances)
-            method = GraphFunction(_weak_method(self.python_function, ref),
+            method = GraphFunction(_weak_method(self.python_function, ref, self.autograph),
                                    input_signature=self.input_signature,
                                    autograph=self.autograph,
                                    reduce_retracing=self.reduce_retracing)
@@ -284,8 +296,8 @@ def _weak_or_strong_ref(instance, table):
         return lambda: instance
 
 
-def _weak_method(function, ref):
-    """`function` bound to the object behind `ref`, without holding the object."""
+def _weak_method(function, ref, autograph: bool):
+    """`function` (converted if `autograph`) bound to the object behind `ref`, weakly."""
     signature = inspect.signature(function)
     params = list(signature.parameters.values())[1:]
 
@@ -294,8 +306,10 @@ def _weak_method(function, ref):
         instance = ref()
         if instance is None:
             raise ReferenceError(f"the object of method {function.__qualname__} was deleted")
-        return function(instance, *args, **kwargs)
+        target = convert_function(function) if autograph else function
+        return target(instance, *args, **kwargs)
     method.__signature__ = signature.replace(parameters=params)
+    method._ag_method = True
     return method
 
 

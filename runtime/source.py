@@ -29,13 +29,31 @@ def is_user_file(filename: str) -> bool:
     return known
 
 
+_source_maps: dict[str, dict[int, tuple]] = {}
+
+
+def register_source_map(filename: str, mapping: dict) -> None:
+    """Declares that lines of generated `filename` stand for (file, line, function)s."""
+    _source_maps[filename] = mapping
+
+
+def original_location(filename: str, lineno: int, function: str) -> SourceInfo:
+    """The user's own line for a line of generated code (itself for any other file)."""
+    mapping = _source_maps.get(filename)
+    if mapping:
+        for line in range(lineno, 0, -1):
+            if line in mapping:
+                return SourceInfo(*mapping[line])
+    return SourceInfo(filename, lineno, function)
+
+
 def user_source() -> SourceInfo | None:
-    """The `SourceInfo` of the innermost user frame on the stack."""
+    """The `SourceInfo` of the innermost user frame on the stack, in the user's own lines."""
     frame = sys._getframe(1)
     while frame is not None:
         code = frame.f_code
         if is_user_file(code.co_filename):
-            return SourceInfo(code.co_filename, frame.f_lineno, code.co_name)
+            return original_location(code.co_filename, frame.f_lineno, code.co_name)
         frame = frame.f_back
     return None
 

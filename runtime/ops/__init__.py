@@ -7,3 +7,4 @@ from . import reductions  # noqa: F401
 from . import linalg  # noqa: F401
 from . import sorting  # noqa: F401
 from . import creation  # noqa: F401
+from . import effects  # noqa: F401

@@ -22,6 +22,7 @@ from ..abstract import broadcast_shapes, normalize_axis
 from ..dispatch import implements
 from ..tracer import Tracer, bind
 from ._rules import aval, reject
+from .shape_ops import fmt_shape
 
 
 class Dyn(NamedTuple):
@@ -46,15 +47,14 @@ def _template(index) -> tuple[tuple, list]:
         if entry is None or entry is Ellipsis:
             return [entry]
         if isinstance(entry, slice):
-            return [slice(*(c if c is None or isinstance(c, int) else
-                            int(c) if isinstance(c, np.integer) else dyn(c)
-                            for c in (entry.start, entry.stop, entry.step)))]
+            return [slice(*(_bound(c, dyn) for c in (entry.start, entry.stop, entry.step)))]
         if isinstance(entry, (bool, np.bool_)):
             return [dyn(np.asarray(entry))]
         if isinstance(entry, (int, np.integer)):
             return [operator.index(entry)]
         if isinstance(entry, list):
             entry = np.asarray(entry)
+            entry = entry if entry.size else entry.astype(np.intp)  # NumPy's x[[]]
         if isinstance(entry, np.ndarray) and entry.dtype == bool and entry.ndim:
             return [dyn(i) for i in np.nonzero(entry)]  # a known mask: its indices
         if isinstance(entry, (Tracer, np.ndarray)):
@@ -66,6 +66,17 @@ def _template(index) -> tuple[tuple, list]:
     entries = index if isinstance(index, tuple) else (index,)
     template = [part_ for entry in entries for part_ in part(entry)]
     return tuple(template), operands
+
+
+def _bound(c, dyn):
+    """A slice bound: None, an int, or an integer scalar operand (as NumPy accepts)."""
+    if c is None or isinstance(c, int):
+        return c
+    if isinstance(c, np.integer):
+        return int(c)
+    if isinstance(c, (Tracer, np.ndarray)) and c.ndim == 0 and c.dtype.kind in "iu":
+        return dyn(c)
+    raise TypeError("slice indices must be integers or None or have an __index__ method")
 
 
 def getitem_shape(shape, template, dyn_types):
@@ -88,7 +99,8 @@ def getitem_shape(shape, template, dyn_types):
         raise IndexError("an index can only have a single ellipsis ('...')")
     if Ellipsis in template:
         i = template.index(Ellipsis)
-        template = template[:i] + (slice(None),) * (len(shape) - used) + template[i + 1:]
+        fill = (slice(None),) * (len(shape) - used) or (Ellipsis,)  # an empty `...` stays:
+        template = template[:i] + fill + template[i + 1:]           # it separates indices
     else:
         template = template + (slice(None),) * (len(shape) - used)
 
@@ -98,6 +110,8 @@ def getitem_shape(shape, template, dyn_types):
     for pos, entry in enumerate(template):
         if entry is None:
             out.append(1)
+            continue
+        if entry is Ellipsis:
             continue
         is_adv = isinstance(entry, Dyn) or (advanced and isinstance(entry, int))
         if not is_adv:
@@ -134,7 +148,11 @@ def getitem_shape(shape, template, dyn_types):
         dim += n_dims
     if adv_at is None:
         return tuple(out)
-    adv = broadcast_shapes(*adv_shapes)
+    try:
+        adv = broadcast_shapes(*adv_shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         f"with shapes {' '.join(map(fmt_shape, adv_shapes))}") from None
     return tuple(out[:adv_at]) + adv + tuple(out[adv_at:])
 
 

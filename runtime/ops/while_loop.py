@@ -19,6 +19,7 @@ from ..ir import Literal
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder
 from ..tree import flatten, leaf_paths
+from ..undefined import is_undefined
 from .subgraphs import retype_output, same_static, trace_function, weak_fits
 
 
@@ -107,7 +108,7 @@ def _staged(cond_fn, body_fn, state, names):
     cond_graph = cond.finish([0])
     builder = current_builder()
     init = [builder.atom(leaves[i] if isinstance(leaves[i], Tracer)
-                         else _typed(leaves[i], avals[i].dtype)) for i in carried]
+                         else _typed(leaves[i], avals[i])) for i in carried]
     captures = [outer for outer, _ in cond.builder.captures + body.builder.captures]
     outs = builder.add_eqn(while_p, init + captures, {"cond": cond_graph, "body": body_graph})
     results = dict(zip(carried, outs))
@@ -119,6 +120,8 @@ def _carry_type(aval, initial, out, label):
     if aval is None:
         if same_static(initial, out):
             return None
+        if is_undefined(initial):  # first bound in the loop: typed by the body
+            return _aval_of(out)
         aval = _aval_of(initial)
         if isinstance(initial, Tracer):
             return aval
@@ -144,7 +147,12 @@ def _carry_type(aval, initial, out, label):
     return AbstractValue(shape, aval.dtype)
 
 
-def _typed(value, dtype):
-    """A start value as a NumPy scalar (a literal) or array (a constant) of `dtype`."""
-    array = np.asarray(value, dtype=dtype)
+def _typed(value, aval):
+    """A start value as a NumPy scalar (a literal) or array (a constant) of `aval`.
+
+    An `Undefined` start is zeros: the loop defines the value before any use.
+    """
+    if is_undefined(value):
+        return np.zeros(tuple(d or 0 for d in aval.shape), aval.dtype)
+    array = np.asarray(value, dtype=aval.dtype)
     return array[()] if array.ndim == 0 else array

@@ -1,0 +1,1 @@
+"""One converter per Python construct; `autograph.pipeline` runs them in order."""

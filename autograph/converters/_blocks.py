@@ -1,0 +1,69 @@
+"""Helpers shared by the converters that lower jumps (`break`, `continue`, `return`)."""
+from __future__ import annotations
+
+import gast
+
+from ..pyct import templates
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+
+
+def contains(nodes, kinds, into_loops: bool) -> bool:
+    """True where a node of `kinds` occurs in `nodes` (not in nested functions)."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, kinds):
+            return True
+        if isinstance(node, _SCOPES) or (not into_loops and isinstance(node, (gast.While, gast.For))):
+            continue
+        stack.extend(gast.iter_child_nodes(node))
+    return False
+
+
+def not_flag(flag: str):
+    return templates.replace_as_expression("not flag", flag=flag)
+
+
+def guarded(statements: list, flag: str) -> list:
+    """`if not flag: statements`, or nothing when there are no statements."""
+    if not statements:
+        return []
+    return templates.replace("if not flag:\n    body", flag=flag, body=statements)
+
+
+def lower_block(body: list, jump_kinds, replace_jump, flag: str, into_loops: bool,
+                on_loop=None) -> list:
+    """Replaces jumps in `body` and guards what follows each of them with `flag`.
+
+    `replace_jump(node)` gives the statements standing for one jump; with
+    `into_loops`, loops that contain a jump are lowered too and `on_loop(loop)`
+    makes them stop when `flag` is set.
+    """
+    out = []
+    for i, statement in enumerate(body):
+        if isinstance(statement, jump_kinds):
+            return out + replace_jump(statement)
+        jumps = contains([statement], jump_kinds, into_loops)
+        if jumps:
+            _lower_children(statement, jump_kinds, replace_jump, flag, into_loops, on_loop)
+        out.append(statement)
+        if jumps:
+            rest = lower_block(body[i + 1:], jump_kinds, replace_jump, flag, into_loops, on_loop)
+            return out + guarded(rest, flag)
+    return out
+
+
+def _lower_children(node, jump_kinds, replace_jump, flag, into_loops, on_loop):
+    if isinstance(node, (gast.While, gast.For)):
+        if not into_loops:
+            return
+        on_loop(node)
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(node, field, None)
+        if block:
+            setattr(node, field, lower_block(block, jump_kinds, replace_jump, flag,
+                                             into_loops, on_loop))
+    for handler in getattr(node, "handlers", ()):
+        handler.body = lower_block(handler.body, jump_kinds, replace_jump, flag, into_loops,
+                                   on_loop)

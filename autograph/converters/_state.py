@@ -1,0 +1,62 @@
+"""Which variables a converted block threads as state, and how they start."""
+from __future__ import annotations
+
+import gast
+
+from ..pyct import anno, templates
+from ..pyct.activity import activity
+from ..pyct.dataflow import live_in
+
+
+def declared_outer(function) -> dict:
+    """Names the function declares `global` or `nonlocal` (never threaded as state)."""
+    return {name: type(node) for node in gast.walk(function)
+            if isinstance(node, (gast.Global, gast.Nonlocal)) for name in node.names}
+
+
+def _in_order(names: set, nodes) -> list:
+    order = []
+    for node in gast.walk(gast.Module(body=list(nodes), type_ignores=[])):
+        if isinstance(node, gast.Name) and node.id in names and node.id not in order:
+            order.append(node.id)
+    return order + sorted(names - set(order))
+
+
+def block_state(node, blocks: list, extra_live=(), outer=frozenset()) -> list:
+    """Names modified in `blocks` that are read after `node` or inside the blocks first.
+
+    `extra_live` adds names read again before the blocks run (a loop's head).
+    """
+    statements = [s for block in blocks for s in block]
+    modified = activity(statements).modified - set(outer)
+    live = set(anno.getanno(node, anno.Static.LIVE_OUT, frozenset())) | set(extra_live)
+    for block in blocks:
+        live |= live_in(block, anno.getanno(node, anno.Static.LIVE_OUT, frozenset()))
+    return _in_order(modified & live, statements)
+
+
+def initializers(node, state: list) -> list:
+    """Statements binding each possibly-unbound state variable to `Undefined`."""
+    defined = anno.getanno(node, anno.Static.DEFINED_IN, frozenset())
+    maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_IN, frozenset())
+    out = []
+    for name in state:
+        label = gast.Constant(value=name, kind=None)
+        if name not in maybe:
+            out += templates.replace("name = ag__.Undefined(label)", name=name, label=label)
+        elif name not in defined:
+            out += templates.replace("name = ag__.bound_or_undefined(lambda: name, label)",
+                                     name=name, label=label)
+    return out
+
+
+def names_tuple(state: list):
+    return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in state], ctx=gast.Load())
+
+
+def outer_declarations(function_outer: dict, statements: list) -> list:
+    """`global`/`nonlocal` lines a generated function needs to assign what the block did."""
+    assigned = activity(statements).modified & set(function_outer)
+    kinds = {function_outer[name] for name in assigned}
+    return [kind(names=sorted(n for n in assigned if function_outer[n] is kind))
+            for kind in (gast.Global, gast.Nonlocal) if kind in kinds]

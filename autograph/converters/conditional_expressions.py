@@ -1,0 +1,19 @@
+"""Conditional expressions: `a if test else b` -> `ag__.if_exp(test, lambda: a, lambda: b)`."""
+from __future__ import annotations
+
+import gast
+
+from ..pyct import templates
+from .logical import _lazy
+
+
+class _IfExps(gast.NodeTransformer):
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        return templates.replace_as_expression(
+            "ag__.if_exp(test, true_fn, false_fn)", test=node.test,
+            true_fn=_lazy(node.body), false_fn=_lazy(node.orelse))
+
+
+def transform(node, ctx):
+    return _IfExps().visit(node)

@@ -1,0 +1,74 @@
+"""`for` loops: the body becomes a function of the item and the loop's state.
+
+    for x in xs:             def loop_body(itr, total):
+        total += x    ->         x = itr
+                                 total += x
+                                 return (total,)
+                             total, = ag__.for_stmt(xs, None, loop_body, (total,), ('total',))
+
+`range`, `enumerate` and `zip` in the loop header become `ag__.range_` (and so
+on), which stage the loop when a bound or a sequence is traced. A test set
+by the `break`/`return` converters is passed as `extra_test`.
+"""
+from __future__ import annotations
+
+import gast
+
+from ..pyct import anno, templates
+from ..pyct.dataflow import analyze
+from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
+
+_TEMPLATE = """
+def loop_body(itr, state):
+    declarations
+    target = itr
+    body
+    return state
+state = ag__.for_stmt(iterable, extra_test, loop_body, state, names)
+"""
+_EXTRA_TEST = """
+def extra_test(state):
+    return test
+"""
+_STAGEABLE = {"range": "range_", "enumerate": "enumerate_", "zip": "zip_"}
+
+
+def _iterable(node):
+    call = node.iter
+    if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) \
+            and call.func.id in _STAGEABLE:
+        call.func = templates.replace_as_expression(f"ag__.{_STAGEABLE[call.func.id]}")
+    return call
+
+
+class _Fors(gast.NodeTransformer):
+    def __init__(self, ctx, outer):
+        self.ctx = ctx
+        self.outer = outer
+
+    def visit_FunctionDef(self, node):
+        self.generic_visit(node)
+        return node
+
+    def visit_For(self, node):
+        extra = anno.getanno(node, anno.Static.EXTRA_LOOP_TEST)
+        state = block_state(node, [[gast.Assign(targets=[node.target], value=node.iter,
+                                                type_comment=None)], node.body],
+                            outer=self.outer)
+        body_name, item = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
+        test_name = self.ctx.namer.new("extra_test") if extra is not None else None
+        self.generic_visit(node)
+        before = []
+        if extra is not None:
+            before = templates.replace(_EXTRA_TEST, extra_test=test_name, state=state, test=extra)
+        converted = templates.replace(
+            _TEMPLATE, loop_body=body_name, itr=item, state=state, target=node.target,
+            body=node.body, iterable=_iterable(node), names=names_tuple(state),
+            extra_test=test_name or gast.Constant(value=None, kind=None),
+            declarations=outer_declarations(self.outer, node.body))
+        return initializers(node, state) + before + converted + node.orelse
+
+
+def transform(node, ctx):
+    analyze(node)
+    return _Fors(ctx, declared_outer(node)).visit(node)

@@ -1,0 +1,28 @@
+"""`print(...)` and `assert`: staged in program order when they see traced values.
+
+    print(x, y)           ->  ag__.print_(x, y)
+    assert x > 0, "msg"   ->  ag__.assert_(x > 0, lambda: "msg")   (the message is lazy)
+"""
+from __future__ import annotations
+
+import gast
+
+from ..pyct import templates
+from .logical import _lazy
+
+
+class _PrintAssert(gast.NodeTransformer):
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, gast.Name) and node.func.id == "print":
+            node.func = templates.replace_as_expression("ag__.print_")
+        return node
+
+    def visit_Assert(self, node):
+        self.generic_visit(node)
+        message = _lazy(node.msg) if node.msg is not None else gast.Constant(value=None, kind=None)
+        return templates.replace("ag__.assert_(test, message)", test=node.test, message=message)
+
+
+def transform(node, ctx):
+    return _PrintAssert().visit(node)

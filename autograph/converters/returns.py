@@ -1,0 +1,57 @@
+"""`return` anywhere: lowered to a flag and a value, returned once at the end.
+
+    def f(x):                      def f(x):
+        if x > 0:                      do_return = False
+            return x                   retval_ = None
+        return -x          ->          if x > 0:
+                                           do_return = True
+                                           retval_ = x
+                                       if not do_return:
+                                           do_return = True
+                                           retval_ = -x
+                                       return retval_
+
+Loops holding a `return` also stop when the flag is set. A function whose only
+`return` is its last statement is left as it is.
+"""
+from __future__ import annotations
+
+import gast
+
+from ..pyct import templates
+from ._blocks import contains, lower_block
+from .breaks import add_loop_test
+
+
+def _needs_lowering(function) -> bool:
+    body = function.body
+    tail = body[-1] if body and isinstance(body[-1], gast.Return) else None
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.Return) and node is not tail:
+            return contains(body, gast.Return, into_loops=True)
+    return False
+
+
+class _Functions(gast.NodeTransformer):
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def visit_FunctionDef(self, node):
+        self.generic_visit(node)  # nested functions own their returns
+        if not _needs_lowering(node):
+            return node
+        flag, value = self.ctx.namer.new("do_return"), self.ctx.namer.new("retval_")
+
+        def replace_return(ret):
+            result = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
+            return templates.replace("flag = True\nvalue = result", flag=flag, value=value,
+                                     result=result)
+        body = lower_block(node.body, gast.Return, replace_return, flag, into_loops=True,
+                           on_loop=lambda loop: add_loop_test(loop, flag))
+        node.body = (templates.replace("flag = False\nvalue = None", flag=flag, value=value)
+                     + body + templates.replace("return value", value=value))
+        return node
+
+
+def transform(node, ctx):
+    return _Functions(ctx).visit(node)

@@ -1,0 +1,57 @@
+"""`while` loops: the test and the body become functions of the loop's state.
+
+    while i < n:            def loop_test(i, total):
+        total += i              return i < n
+        i += 1       ->     def loop_body(i, total):
+                                total += i
+                                i += 1
+                                return (i, total)
+                            i, total = ag__.while_stmt(loop_test, loop_body, (i, total), ('i', 'total'))
+
+The state is what the body changes and reads again (in the next step or after
+the loop). `while`/`else` becomes the loop followed by its `else` block
+(the `break` converter has already guarded it).
+"""
+from __future__ import annotations
+
+import gast
+
+from ..pyct import templates
+from ..pyct.activity import reads
+from ..pyct.dataflow import analyze
+from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
+
+_TEMPLATE = """
+def loop_test(state):
+    return test
+def loop_body(state):
+    declarations
+    body
+    return state
+state = ag__.while_stmt(loop_test, loop_body, state, names)
+"""
+
+
+class _Whiles(gast.NodeTransformer):
+    def __init__(self, ctx, outer):
+        self.ctx = ctx
+        self.outer = outer
+
+    def visit_FunctionDef(self, node):
+        self.generic_visit(node)
+        return node
+
+    def visit_While(self, node):
+        state = block_state(node, [node.body], extra_live=reads(node.test), outer=self.outer)
+        test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
+        self.generic_visit(node)
+        converted = templates.replace(
+            _TEMPLATE, loop_test=test_name, loop_body=body_name, state=state,
+            test=node.test, body=node.body, names=names_tuple(state),
+            declarations=outer_declarations(self.outer, node.body))
+        return initializers(node, state) + converted + node.orelse
+
+
+def transform(node, ctx):
+    analyze(node)
+    return _Whiles(ctx, declared_outer(node)).visit(node)

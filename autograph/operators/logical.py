@@ -1,0 +1,34 @@
+"""`and`, `or`, `not`: lazy like Python, staged when an operand is traced."""
+from __future__ import annotations
+
+import numpy as np
+
+import runtime
+from runtime import Tracer
+
+from .staging import staging
+
+
+def and_(left_fn, right_fn):
+    """`left and right`: the right side runs only where the left is true."""
+    left = left_fn()
+    if not isinstance(left, Tracer):
+        return right_fn() if left else left
+    with staging():
+        return runtime.cond(left, right_fn, lambda: left)
+
+
+def or_(left_fn, right_fn):
+    """`left or right`: the right side runs only where the left is false."""
+    left = left_fn()
+    if not isinstance(left, Tracer):
+        return left if left else right_fn()
+    with staging():
+        return runtime.cond(left, lambda: left, right_fn)
+
+
+def not_(value):
+    """`not value`: a traced bool for a traced value."""
+    if isinstance(value, Tracer):
+        return np.logical_not(value)
+    return not value

@@ -1,0 +1,178 @@
+"""`while` and `for` loops: Python loops on concrete values, staged loops on traced ones.
+
+Converted loops pass their state explicitly: `state = while_stmt(test, body,
+state, names)`, where `test(*state)` and `body(*state)` are the loop's test
+and body. `for` loops over `range` with traced bounds, over traced arrays
+(their first axis) and over `enumerate`/`zip` of traced arrays are staged;
+over anything else they run as Python (unrolled into the graph when traced).
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+import runtime
+from runtime import Tracer, current_builder
+from runtime.ops.effects import assert_
+from runtime.source import location_note, user_source
+from runtime.undefined import is_undefined
+
+from .staging import staging
+
+UNROLL_WARNING_AFTER = 100
+
+
+class UnrolledLoopWarning(UserWarning):
+    """A Python loop ran many times while tracing, so the graph holds many copies of it."""
+
+
+def while_stmt(test, body, state: tuple, names: tuple):
+    """`while test(*state): state = body(*state)`, staged once the test is traced."""
+    undefined = [i for i, value in enumerate(state) if is_undefined(value)]
+    if not undefined:
+        return runtime.while_loop(lambda s: test(*s), _staged_body(body), tuple(state),
+                                  names=names)
+    # Variables first bound in the loop: count the steps so a staged loop that
+    # runs zero times raises the UnboundLocalError the Python loop would have.
+    final = runtime.while_loop(lambda s: test(*s[1:]), _counting(body), (0, *state),
+                               names=("steps", *names))
+    steps, final = final[0], final[1:]
+    if isinstance(steps, Tracer):
+        for i in undefined:
+            if isinstance(final[i], Tracer):
+                assert_(steps > 0, state[i].error())
+    return final
+
+
+def _staged_body(body):
+    def run(state):
+        with staging():
+            return body(*state)
+    return run
+
+
+def _counting(body):
+    def run(state):
+        with staging():
+            return (state[0] + 1, *body(*state[1:]))
+    return run
+
+
+class TracedRange:
+    """`range(start, stop, step)` with a traced bound: iterated by a staged loop."""
+
+    def __init__(self, start, stop, step):
+        self.start, self.stop, self.step = start, stop, step
+
+    def length(self):
+        span = self.stop - self.start
+        return np.maximum((span + self.step - np.sign(self.step)) // self.step, 0)
+
+    def item(self, index):
+        return self.start + index * self.step
+
+
+class TracedZip:
+    """`zip`/`enumerate` over sequences at least one of which is traced."""
+
+    def __init__(self, sequences, enumerate_start=None):
+        self.sequences = sequences
+        self.enumerate_start = enumerate_start
+
+    def length(self):
+        lengths = [_length(s) for s in self.sequences]
+        result = lengths[0]
+        for other in lengths[1:]:
+            result = np.minimum(result, other)
+        return result
+
+    def item(self, index):
+        items = tuple(_item(s, index) for s in self.sequences)
+        if self.enumerate_start is not None:
+            return (self.enumerate_start + index, items[0])
+        return items
+
+
+def _length(sequence):
+    if isinstance(sequence, (TracedRange, TracedZip)):
+        return sequence.length()
+    if isinstance(sequence, Tracer):
+        return len(sequence) if sequence.shape[0] is not None else runtime.dynamic_shape(sequence)[0]
+    return len(sequence)
+
+
+def _item(sequence, index):
+    if isinstance(sequence, (TracedRange, TracedZip)):
+        return sequence.item(index)
+    if isinstance(sequence, Tracer):
+        return sequence[index]
+    return np.take(np.asarray(sequence), index, axis=0)
+
+
+def range_(*args):
+    """`range(...)`, or a `TracedRange` when a bound is traced."""
+    if any(isinstance(a, Tracer) for a in args):
+        start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+        return TracedRange(start, stop, step)
+    return range(*args)
+
+
+def enumerate_(sequence, start=0):
+    if isinstance(sequence, (Tracer, TracedRange, TracedZip)):
+        return TracedZip([sequence], enumerate_start=start)
+    return enumerate(sequence, start)
+
+
+def zip_(*sequences):
+    if any(isinstance(s, (Tracer, TracedRange, TracedZip)) for s in sequences):
+        return TracedZip(list(sequences))
+    return zip(*sequences)
+
+
+def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
+    """`for item in iterable: state = body(item, *state)`, while `extra_test(*state)`.
+
+    `extra_test` (or None) is how converted `break` and `return` end the loop.
+    """
+    if isinstance(iterable, (Tracer, TracedRange, TracedZip)):
+        return _staged_for(iterable, extra_test, body, state, names)
+    return _python_for(iterable, extra_test, body, state)
+
+
+def _staged_for(iterable, extra_test, body, state, names):
+    length = _length(iterable)
+
+    def test(index, *inner):
+        more = index < length
+        if extra_test is None:
+            return more
+        from .logical import and_
+        return and_(lambda: more, lambda: extra_test(*inner))
+
+    def step(index, *inner):
+        return (index + 1, *body(_item(iterable, index), *inner))
+    return while_stmt(test, step, (0, *state), ("index", *names))[1:]
+
+
+def _python_for(iterable, extra_test, body, state):
+    count = 0
+    for item in iterable:
+        if extra_test is not None:
+            go_on = extra_test(*state)
+            if isinstance(go_on, Tracer):  # a traced `break`: the rest of each step is staged
+                from .conditionals import if_stmt
+                state = if_stmt(go_on, lambda *s, item=item: body(item, *s),
+                                lambda *s: s, state, ("",) * len(state))
+                count += 1
+                continue
+            if not go_on:
+                break
+        state = body(item, *state)
+        count += 1
+    if count > UNROLL_WARNING_AFTER and current_builder() is not None:
+        warnings.warn(f"a Python loop{location_note(user_source())} ran {count} times while "
+                      f"tracing, so the graph holds {count} copies of its body; loop over "
+                      f"range() of a traced value to stage it as one loop instead",
+                      UnrolledLoopWarning, stacklevel=3)
+    return state

@@ -1,0 +1,26 @@
+"""The converters, in the order they run. Each is `transform(function_node, ctx)`.
+
+`agc FILE.py::FUNC --stage N` prints the source after the first N of them.
+"""
+from .converters import (breaks, calls, conditional_expressions, fors, ifs, logical,
+                         print_assert, returns, whiles, writes)
+
+PIPELINE = (
+    # Item, attribute and global writes first, while targets are still plain.
+    ("writes", writes),
+    # `break`/`continue`, then `return`: they become flags and guarding `if`s,
+    # which the control-flow converters below then convert like any other `if`.
+    ("breaks", breaks),
+    ("returns", returns),
+    # `print`/`assert` before calls, so they become ag__ calls and stay so.
+    ("print_assert", print_assert),
+    # Expressions next: their lambdas are then just reads for the analyses.
+    ("conditional_expressions", conditional_expressions),
+    ("logical", logical),
+    # Statements, each pass analysing the code as the previous left it.
+    ("ifs", ifs),
+    ("whiles", whiles),
+    ("fors", fors),
+    # Last: every remaining call goes through converted_call.
+    ("calls", calls),
+)

@@ -1,0 +1,1 @@
+"""pyct: Python code tools for the converter: parse, analyze, template, load."""

@@ -1,0 +1,111 @@
+"""Activity analysis: which names a piece of code reads and which it modifies.
+
+Nested functions, lambdas and comprehensions are their own scopes: the names
+they read from outside count as reads; their own locals do not count.
+
+>>> import gast
+>>> scope = activity(gast.parse("y = x + 1\\nz += y").body)
+>>> sorted(scope.read), sorted(scope.modified)
+(['x', 'y', 'z'], ['y', 'z'])
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import gast
+
+
+@dataclasses.dataclass
+class Scope:
+    """Names read and names modified (assigned, deleted, imported, defined)."""
+
+    read: set = dataclasses.field(default_factory=set)
+    modified: set = dataclasses.field(default_factory=set)
+    declared_nonlocal: set = dataclasses.field(default_factory=set)
+
+
+class _Activity(gast.NodeVisitor):
+    def __init__(self):
+        self.scope = Scope()
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, gast.Load):
+            self.scope.read.add(node.id)
+        else:
+            self.scope.modified.add(node.id)
+
+    def visit_AugAssign(self, node):
+        if isinstance(node.target, gast.Name):
+            self.scope.read.add(node.target.id)
+        self.generic_visit(node)
+
+    def visit_Global(self, node):
+        self.scope.declared_nonlocal.update(node.names)
+
+    visit_Nonlocal = visit_Global
+
+    def visit_Import(self, node):
+        for alias in node.names:
+            self.scope.modified.add((alias.asname or alias.name).split(".")[0])
+
+    visit_ImportFrom = visit_Import
+
+    def visit_FunctionDef(self, node):
+        self.scope.modified.add(node.name)
+        for expr in node.decorator_list + node.args.defaults + [
+                d for d in node.args.kw_defaults if d is not None]:
+            self.visit(expr)
+        self._nested(node.args, node.body)
+
+    def visit_Lambda(self, node):
+        for expr in node.args.defaults:
+            self.visit(expr)
+        self._nested(node.args, [node.body])
+
+    def visit_ClassDef(self, node):
+        self.scope.modified.add(node.name)
+        for expr in node.bases + node.decorator_list:
+            self.visit(expr)
+
+    def _comprehension(self, node, elements):
+        inner = _Activity()
+        for generator in node.generators:
+            inner.visit(generator)
+        for element in elements:
+            inner.visit(element)
+        self.scope.read |= inner.scope.read - inner.scope.modified
+        # The first iterable is evaluated in the enclosing scope.
+        self.visit(node.generators[0].iter)
+
+    def visit_ListComp(self, node):
+        self._comprehension(node, [node.elt])
+
+    visit_SetComp = visit_GeneratorExp = visit_ListComp
+
+    def visit_DictComp(self, node):
+        self._comprehension(node, [node.key, node.value])
+
+    def _nested(self, args, body):
+        inner = _Activity()
+        inner.visit(args)
+        for statement in body:
+            inner.visit(statement)
+        local = inner.scope.modified - inner.scope.declared_nonlocal
+        self.scope.read |= inner.scope.read - local
+        self.scope.modified |= inner.scope.modified & inner.scope.declared_nonlocal
+
+
+def activity(nodes) -> Scope:
+    """The `Scope` of a node or a list of nodes."""
+    visitor = _Activity()
+    for node in nodes if isinstance(nodes, list) else [nodes]:
+        visitor.visit(node)
+    return visitor.scope
+
+
+def reads(node) -> set:
+    return activity(node).read
+
+
+def modified(nodes) -> set:
+    return activity(nodes).modified

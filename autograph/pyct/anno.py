@@ -1,0 +1,46 @@
+"""Annotations: facts the analyses attach to AST nodes, keyed by an enum.
+
+>>> import gast
+>>> node = gast.parse("x = 1").body[0]
+>>> setanno(node, Static.LIVE_OUT, frozenset({"x"}))
+>>> getanno(node, Static.LIVE_OUT)
+frozenset({'x'})
+"""
+from __future__ import annotations
+
+import enum
+
+
+class Static(enum.Enum):
+    """What the static analyses know about a node."""
+
+    ORIGIN = "the (filename, line, function) of the user's source this node came from"
+    SCOPE = "activity of a statement or block: the names it reads and the names it modifies"
+    LIVE_OUT = "names read after this statement before being written again (liveness)"
+    DEFINED_IN = "names definitely bound when control reaches this statement"
+    MAYBE_DEFINED_IN = "names bound on some path to this statement"
+    EXTRA_LOOP_TEST = "an expression a `for` loop also checks before each step (break, return)"
+
+
+_ANNOTATIONS = "_ag_anno"
+
+
+def setanno(node, key: Static, value) -> None:
+    annotations = getattr(node, _ANNOTATIONS, None)
+    if annotations is None:
+        annotations = {}
+        setattr(node, _ANNOTATIONS, annotations)
+    annotations[key] = value
+
+
+def getanno(node, key: Static, default=None):
+    return getattr(node, _ANNOTATIONS, {}).get(key, default)
+
+
+def hasanno(node, key: Static) -> bool:
+    return key in getattr(node, _ANNOTATIONS, {})
+
+
+def copyanno(source, target, key: Static) -> None:
+    if hasanno(source, key):
+        setanno(target, key, getanno(source, key))

@@ -1,0 +1,102 @@
+"""Liveness and definite assignment over structured code, as annotations.
+
+`analyze(function_node)` annotates every statement with
+`Static.LIVE_OUT` (names read later before being rebound) and
+`Static.DEFINED_IN` (names certainly bound when the statement starts) and
+`Static.MAYBE_DEFINED_IN` (names bound on some path to it). The
+code is structured (`if`, `while`, `for`; `break`, `continue` and `return`
+are lowered to flags by earlier converters), so both are computed by walking
+statement lists, with a fixed point for loops.
+"""
+from __future__ import annotations
+
+import gast
+
+from .activity import activity, reads
+from .anno import Static, setanno
+
+_BLOCKS = (gast.If, gast.While, gast.For)
+
+
+def _header_reads(node) -> set:
+    if isinstance(node, (gast.If, gast.While)):
+        return reads(node.test)
+    return reads(node.iter)
+
+
+def _live_in_block(body, live_out: frozenset) -> frozenset:
+    live = live_out
+    for statement in reversed(body):
+        setanno(statement, Static.LIVE_OUT, live)
+        live = _live_in(statement, live)
+    return live
+
+
+def _live_in(node, live_out: frozenset) -> frozenset:
+    if isinstance(node, gast.If):
+        return frozenset(_header_reads(node)) | _live_in_block(node.body, live_out) \
+            | _live_in_block(node.orelse, live_out)
+    if isinstance(node, (gast.While, gast.For)):
+        targets = activity(node.target).modified if isinstance(node, gast.For) else set()
+        after = _live_in_block(node.orelse, live_out) | live_out
+        head = after | _header_reads(node)
+        while True:
+            body_in = _live_in_block(node.body, head)
+            new_head = after | frozenset(_header_reads(node)) | (body_in - targets)
+            if new_head == head:
+                return head
+            head = new_head
+    if isinstance(node, gast.Return):
+        return frozenset(reads(node.value) if node.value is not None else ())
+    if isinstance(node, (gast.Try, gast.With)):
+        return frozenset(activity(node).read) | live_out
+    scope = activity(node)
+    return frozenset(scope.read) | (live_out - _rebound(node, scope))
+
+
+def _rebound(node, scope) -> set:
+    """Names a simple statement certainly rebinds (so they are dead before it)."""
+    if isinstance(node, gast.AugAssign):
+        return set()
+    return scope.modified
+
+
+def _define_block(body, defined: frozenset, key=Static.DEFINED_IN, merge=frozenset.__and__):
+    for statement in body:
+        setanno(statement, key, defined)
+        defined = _define(statement, defined, key, merge)
+    return defined
+
+
+def _define(node, defined: frozenset, key, merge) -> frozenset:
+    """Names bound after `node`: on every path (`merge` is &) or on some path (|)."""
+    if isinstance(node, gast.If):
+        return merge(_define_block(node.body, defined, key, merge),
+                     _define_block(node.orelse, defined, key, merge))
+    if isinstance(node, _BLOCKS):  # a loop may run zero times, or many
+        targets = activity(node.target).modified if isinstance(node, gast.For) else set()
+        body = _define_block(node.body, defined | targets, key, merge)
+        orelse = _define_block(node.orelse, defined, key, merge)
+        return merge(defined, body | orelse)
+    if isinstance(node, gast.Delete):
+        return defined - activity(node).modified
+    if isinstance(node, (gast.Try, gast.With)):
+        return merge(defined, defined | activity(node).modified)
+    return defined | activity(node).modified
+
+
+def analyze(function_node) -> None:
+    """Annotates the statements of a `FunctionDef` (nested functions included)."""
+    params = activity(function_node.args).modified
+    _live_in_block(function_node.body, frozenset())
+    _define_block(function_node.body, frozenset(params))
+    _define_block(function_node.body, frozenset(params), Static.MAYBE_DEFINED_IN,
+                  frozenset.__or__)
+    for node in gast.walk(function_node):
+        if isinstance(node, gast.FunctionDef) and node is not function_node:
+            analyze(node)
+
+
+def live_in(body: list, live_out) -> frozenset:
+    """The names `body` reads before rebinding them, given what is live after it."""
+    return _live_in_block(body, frozenset(live_out))

@@ -1,0 +1,93 @@
+"""Loading generated source as a live function, with a map back to the user's lines.
+
+The source is registered with `linecache` under a name like
+`<autograph f (model.py:12)>`, so tracebacks, `inspect.getsource` and `pdb`
+show it; `runtime.source` translates its lines to the user's original lines.
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import linecache
+import types
+
+import gast
+
+from runtime.source import register_source_map
+
+from .anno import Static, getanno
+
+_serial = itertools.count()
+FACTORY = "ag__create"
+
+
+def to_source(node) -> str:
+    """Python source for a gast tree, printed by `ast.unparse`."""
+    tree = gast.gast_to_ast(node)
+    if not isinstance(tree, ast.Module):
+        tree = ast.Module(body=[tree], type_ignores=[])
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+def source_map(converted_module, generated_source: str) -> dict:
+    """Generated line -> original (filename, line, function), pairing nodes of equal trees."""
+    mapping = {}
+    parsed = gast.parse(generated_source)
+    for original, reparsed in zip(gast.walk(converted_module), gast.walk(parsed)):
+        origin = getanno(original, Static.ORIGIN)
+        line = getattr(reparsed, "lineno", None)
+        if origin is not None and line is not None and line not in mapping:
+            mapping[line] = origin
+    return mapping
+
+
+def load(function_def, fn, origin_label: str):
+    """Compiles `function_def` (a gast FunctionDef) into a function like `fn`.
+
+    The new function shares `fn`'s globals, defaults and closure cells; `ag__`
+    reaches it as one more closure variable.
+    """
+    freevars = list(fn.__code__.co_freevars)
+    factory = gast.FunctionDef(
+        name=FACTORY, args=_params(["ag__", *freevars]),
+        body=[function_def, gast.Return(value=gast.Name(id=function_def.name, ctx=gast.Load(),
+                                                        annotation=None, type_comment=None))],
+        decorator_list=[], returns=None, type_comment=None, type_params=[])
+    module = gast.Module(body=[factory], type_ignores=[])
+    source = to_source(module)
+    filename = f"<autograph {fn.__name__} ({origin_label}) #{next(_serial)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    register_source_map(filename, source_map(module, source))
+    code = compile(source, filename, "exec")
+    factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return factory_code, source, filename
+
+
+def instantiate(factory_code, fn, ag_module):
+    """The converted function, bound to `fn`'s globals, defaults and closure cells."""
+    factory = types.FunctionType(factory_code, fn.__globals__, FACTORY)
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    inner = factory(ag_module, *[c.cell_contents if _full(c) else None for c in cells.values()])
+    closure = tuple(cells.get(name) or types.CellType(ag_module) if name == "ag__"
+                    else cells[name] for name in inner.__code__.co_freevars)
+    converted = types.FunctionType(inner.__code__, fn.__globals__, fn.__name__,
+                                   fn.__defaults__, closure)
+    converted.__kwdefaults__ = fn.__kwdefaults__
+    converted.__dict__.update(fn.__dict__)
+    converted.__qualname__ = fn.__qualname__
+    converted.__doc__ = fn.__doc__
+    return converted
+
+
+def _full(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
+def _params(names):
+    return gast.arguments(
+        args=[gast.Name(id=n, ctx=gast.Param(), annotation=None, type_comment=None) for n in names],
+        posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])

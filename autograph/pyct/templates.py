@@ -1,0 +1,88 @@
+"""Code built from source templates: write Python with placeholders, get gast nodes.
+
+>>> import gast
+>>> stmts = replace("target = ag__.not_(value)", target="done", value=gast.parse("x > 1").body[0].value)
+>>> import ast; print(ast.unparse(gast.gast_to_ast(gast.Module(body=stmts, type_ignores=[]))))
+done = ag__.not_(x > 1)
+
+A placeholder is an identifier of the template. Its replacement may be a
+name (str), an expression node, a list of names (becomes a tuple, or the
+parameters of a `def`), or a list of statements (where the placeholder stands
+alone as a statement, or is the body of a block).
+"""
+from __future__ import annotations
+
+import copy
+
+import gast
+
+
+def _name(identifier: str, ctx):
+    return gast.Name(id=identifier, ctx=ctx, annotation=None, type_comment=None)
+
+
+def _with_ctx(node, ctx):
+    node = copy.deepcopy(node)
+    if isinstance(node, (gast.Name, gast.Attribute, gast.Subscript, gast.Starred)):
+        node.ctx = ctx
+    elif isinstance(node, (gast.Tuple, gast.List)):
+        node.ctx = ctx
+        node.elts = [_with_ctx(e, ctx) for e in node.elts]
+    return node
+
+
+def _as_expr(value, ctx):
+    if isinstance(value, str):
+        return _name(value, ctx)
+    if isinstance(value, (list, tuple)):
+        return gast.Tuple(elts=[_as_expr(v, ctx) for v in value], ctx=ctx)
+    return _with_ctx(value, ctx)
+
+
+class _Replacer(gast.NodeTransformer):
+    def __init__(self, replacements):
+        self.replacements = replacements
+
+    def visit_Name(self, node):
+        if node.id in self.replacements:
+            return _as_expr(self.replacements[node.id], node.ctx)
+        return node
+
+    def visit_Expr(self, node):
+        value = node.value
+        if isinstance(value, gast.Name) and value.id in self.replacements:
+            replacement = self.replacements[value.id]
+            if isinstance(replacement, list) and (not replacement or isinstance(replacement[0], gast.stmt)):
+                return [copy.deepcopy(s) for s in replacement]
+        return self.generic_visit(node)
+
+    def visit_FunctionDef(self, node):
+        replacement = self.replacements.get(node.name)
+        if isinstance(replacement, str):
+            node.name = replacement
+        args = []
+        for arg in node.args.args:
+            value = self.replacements.get(arg.id)
+            names = [value] if isinstance(value, str) else value if value is not None else [arg.id]
+            args.extend(_name(n, gast.Param()) for n in names)
+        node.args.args = args
+        self.generic_visit(node)
+        return node
+
+
+def replace(template: str, **replacements) -> list:
+    """The statements of `template` with its placeholders replaced."""
+    module = gast.parse(_dedent(template))
+    module = _Replacer(replacements).visit(module)
+    return module.body
+
+
+def replace_as_expression(template: str, **replacements):
+    """The single expression of `template` with its placeholders replaced."""
+    (statement,) = replace(template, **replacements)
+    return statement.value
+
+
+def _dedent(text: str) -> str:
+    import textwrap
+    return textwrap.dedent(text).strip("\n")

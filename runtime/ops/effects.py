@@ -1,0 +1,79 @@
+"""Effects staged in program order: `print` and `assert` of traced values.
+
+Both keep a *template*: the Python parts of their arguments are formatted
+while tracing, the traced parts when the graph runs, so the text is what the
+eager function prints (`print(x)` of an array prints NumPy's own `str`).
+"""
+from __future__ import annotations
+
+import sys
+
+from .. import primitives
+from ..tracer import Tracer, bind
+
+
+def _template(values):
+    """("text", ...) for Python values, k for the k-th traced operand."""
+    parts, operands = [], []
+    for value in values:
+        if isinstance(value, Tracer):
+            parts.append(len(operands))
+            operands.append(value)
+        else:
+            parts.append(("text", str(value)))
+    return tuple(parts), operands
+
+
+def _render(template, operands):
+    return [p[1] if isinstance(p, tuple) else str(operands[p]) for p in template]
+
+
+def _print_kernel(xp, template, sep, end):
+    def run(*operands):
+        print(*_render(template, operands), sep=sep, end=end, file=sys.stdout)
+        return []
+    return run
+
+
+def _assert_kernel(xp, template, error=AssertionError):
+    def run(condition, *operands):
+        if not condition:
+            raise error(" ".join(_render(template, operands)) if template else None)
+        return []
+    return run
+
+
+print_p = primitives.define("print", lambda *a, **p: [], _print_kernel,
+                            multiple_results=True, effectful=True)
+assert_p = primitives.define("assert", lambda *a, **p: [], _assert_kernel,
+                             multiple_results=True, effectful=True)
+
+
+def print_(*values, sep=" ", end="\n"):
+    """`print` that stages itself when a value is traced (prints when the graph runs)."""
+    template, operands = _template(values)
+    if not operands:
+        print(*values, sep=sep, end=end)
+        return
+    bind(print_p, *operands, template=template, sep=sep, end=end)
+
+
+def assert_(condition, message=None):
+    """`assert condition, message`, staged when `condition` is traced.
+
+    `message` may be an exception instance: its type is raised with its text.
+    """
+    error = AssertionError
+    if isinstance(message, BaseException):
+        error, message = type(message), str(message)
+    if not isinstance(condition, Tracer):
+        if not condition:
+            raise error(message) if message is not None else error()
+        return
+    if condition.ndim and not all(d == 1 for d in condition.shape):
+        raise ValueError("the truth value of an array with more than one element is "
+                         "ambiguous (a traced assert condition)")
+    template, operands = _template([] if message is None else [message])
+    params = {"template": template} if error is AssertionError else {
+        "template": template, "error": error}
+    bind(assert_p, condition, *operands, **params)

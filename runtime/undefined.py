@@ -1,0 +1,54 @@
+"""`Undefined`: the value of a variable that Python would not have bound yet.
+
+Converted control flow passes every variable it may assign as state, bound or
+not; an unbound one travels as `Undefined(name)`. Using it raises
+`UnboundLocalError`, as the original code would have.
+
+>>> x = Undefined("x")
+>>> x + 1
+Traceback (most recent call last):
+...
+UnboundLocalError: local variable 'x' referenced before assignment
+"""
+from __future__ import annotations
+
+
+class Undefined:
+    """A placeholder for the unbound variable `name`."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self):
+        return f"Undefined({self.name!r})"
+
+    def error(self) -> UnboundLocalError:
+        return UnboundLocalError(f"local variable {self.name!r} referenced before assignment")
+
+    def _raise(self, *args, **kwargs):
+        raise self.error()
+
+    def __getattr__(self, attribute):
+        if attribute.startswith("__"):  # protocol probes (hasattr) see a plain object
+            raise AttributeError(attribute)
+        raise self.error()
+
+    __call__ = __getitem__ = __iter__ = __len__ = __bool__ = _raise
+    __index__ = __int__ = __float__ = __array__ = _raise
+
+
+for _op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or",
+            "xor", "lshift", "rshift", "lt", "le", "gt", "ge", "eq", "ne"):
+    setattr(Undefined, f"__{_op}__", Undefined._raise)
+    if _op not in ("lt", "le", "gt", "ge", "eq", "ne"):
+        setattr(Undefined, f"__r{_op}__", Undefined._raise)
+for _op in ("neg", "pos", "abs", "invert"):
+    setattr(Undefined, f"__{_op}__", Undefined._raise)
+Undefined.__hash__ = object.__hash__
+del _op
+
+
+def is_undefined(value) -> bool:
+    return type(value) is Undefined
