@@ -52,3 +52,29 @@ del _op
 
 def is_undefined(value) -> bool:
     return type(value) is Undefined
+
+
+class Placeholder:
+    """A value that is certain to be replaced before it is read.
+
+    Converted code starts a function's return value as one: a staged branch
+    that has not returned yet carries zeros of the other branch's type in its
+    place, which no path reads.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self):
+        return f"Placeholder({self.name!r})"
+
+
+def is_unbound(value) -> bool:
+    """An `Undefined` or a `Placeholder`: a value a loop or branch must bind first."""
+    return type(value) in (Undefined, Placeholder)
+
+
+def is_placeholder(value) -> bool:
+    return type(value) is Placeholder

@@ -16,6 +16,7 @@ import gast
 
 from ..pyct import anno, templates
 from ..pyct.dataflow import analyze
+from . import logical
 from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
 
 _TEMPLATE = """
@@ -52,9 +53,10 @@ class _Fors(gast.NodeTransformer):
 
     def visit_For(self, node):
         extra = anno.getanno(node, anno.Static.EXTRA_LOOP_TEST)
-        state = block_state(node, [[gast.Assign(targets=[node.target], value=node.iter,
-                                                type_comment=None)], node.body],
-                            outer=self.outer)
+        if extra is not None:  # set before the logical converter ran: convert it now
+            extra = logical.transform(extra, self.ctx)
+        bind_target = gast.Assign(targets=[node.target], value=node.iter, type_comment=None)
+        state = block_state(node, [[bind_target] + node.body], outer=self.outer)
         body_name, item = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
         test_name = self.ctx.namer.new("extra_test") if extra is not None else None
         self.generic_visit(node)

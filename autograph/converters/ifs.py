@@ -47,7 +47,7 @@ class _Ifs(gast.NodeTransformer):
             _TEMPLATE, if_true=true_name, if_false=false_name, state=state,
             declarations=outer_declarations(self.outer, node.body),
             declarations_else=outer_declarations(self.outer, node.orelse),
-            body=node.body, orelse=node.orelse or [gast.Pass()], test=node.test,
+            body=node.body, orelse=node.orelse, test=node.test,
             names=names_tuple(state))
         return initializers(node, state) + converted
 

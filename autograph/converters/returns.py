@@ -2,7 +2,7 @@
 
     def f(x):                      def f(x):
         if x > 0:                      do_return = False
-            return x                   retval_ = None
+            return x                   retval_ = ag__.Placeholder('retval_')
         return -x          ->          if x > 0:
                                            do_return = True
                                            retval_ = x
@@ -12,7 +12,9 @@
                                        return retval_
 
 Loops holding a `return` also stop when the flag is set. A function whose only
-`return` is its last statement is left as it is.
+`return` is its last statement is left as it is. The value starts as a
+`Placeholder`, which a staged branch that has not returned yet carries as zeros
+of the other branch's type (no path reads it).
 """
 from __future__ import annotations
 
@@ -41,6 +43,8 @@ class _Functions(gast.NodeTransformer):
         if not _needs_lowering(node):
             return node
         flag, value = self.ctx.namer.new("do_return"), self.ctx.namer.new("retval_")
+        if not isinstance(node.body[-1], gast.Return):  # falling off the end returns None
+            node.body.append(gast.Return(value=None))
 
         def replace_return(ret):
             result = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
@@ -48,7 +52,8 @@ class _Functions(gast.NodeTransformer):
                                      result=result)
         body = lower_block(node.body, gast.Return, replace_return, flag, into_loops=True,
                            on_loop=lambda loop: add_loop_test(loop, flag))
-        node.body = (templates.replace("flag = False\nvalue = None", flag=flag, value=value)
+        node.body = (templates.replace("flag = False\nvalue = ag__.Placeholder(label)", flag=flag,
+                                       value=value, label=gast.Constant(value=value, kind=None))
                      + body + templates.replace("return value", value=value))
         return node
 

@@ -1,6 +1,6 @@
 """The functions converted code calls (as `ag__.*`): Python on concrete values, staged on traced ones."""
 from runtime.ops.effects import print_
-from runtime.undefined import Undefined
+from runtime.undefined import Placeholder, Undefined
 
 from .calls import converted_call
 from .conditionals import if_exp, if_stmt
@@ -8,7 +8,7 @@ from .logical import and_, not_, or_
 from .loops import enumerate_, for_stmt, range_, while_stmt, zip_
 from .writes import check_global_write, setattr_, setitem
 
-__all__ = ["Undefined", "and_", "assert_", "bound_or_undefined", "check_global_write", "converted_call",
+__all__ = ["Placeholder", "Undefined", "and_", "assert_", "bound_or_undefined", "check_global_write", "converted_call",
            "enumerate_", "for_stmt", "if_exp", "if_stmt", "not_", "or_", "print_", "range_",
            "setattr_", "setitem", "while_stmt", "zip_"]
 

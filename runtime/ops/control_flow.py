@@ -11,12 +11,16 @@ may change shape (it is relaxed to unknown dimensions) but not dtype.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .. import primitives
 from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
+from ..ir import Literal
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder
 from ..tree import flatten
+from ..undefined import is_placeholder
 from .subgraphs import (add_inputs, retype_output, same_static, trace_function,
                         union_captures, weak_fits)
 
@@ -67,6 +71,7 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
             f"the branches of a traced condition return different structures: "
             f"{t.out_tree} and {f.out_tree}{location_note(user_source())}")
     n = len(t.out_leaves)
+    _fill_placeholders(t, f)
     static = [same_static(a, b) for a, b in zip(t.out_leaves, f.out_leaves)]
     keep = [i for i in range(n) if not static[i]]
     true, false = t.finish(keep), f.finish(keep)
@@ -79,6 +84,16 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
                            {"true": true, "false": false})
     it = iter(outs)
     return t.out_tree.unflatten([t.out_leaves[i] if static[i] else next(it) for i in range(n)])
+
+
+def _fill_placeholders(t, f):
+    """A `Placeholder` output facing a value becomes zeros of that value's type."""
+    for i, (a, b) in enumerate(zip(t.out_leaves, f.out_leaves)):
+        for mine, other, traced in ((a, b, t), (b, a, f)):
+            if is_placeholder(mine) and not is_placeholder(other):
+                aval = other.aval if isinstance(other, Tracer) else Literal(other).aval \
+                    if np.ndim(other) == 0 else AbstractValue(np.shape(other), np.result_type(other))
+                traced.out_leaves[i] = np.zeros(tuple(d or 0 for d in aval.shape), aval.dtype)
 
 
 def _unify_dtypes(a_graph, b_graph, names):

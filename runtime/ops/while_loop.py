@@ -19,7 +19,7 @@ from ..ir import Literal
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder
 from ..tree import flatten, leaf_paths
-from ..undefined import is_undefined
+from ..undefined import is_unbound
 from .subgraphs import retype_output, same_static, trace_function, weak_fits
 
 
@@ -80,7 +80,9 @@ def _staged(cond_fn, body_fn, state, names):
     leaves, tree = flatten(state)
     labels = names or leaf_paths(tree, "state")
     avals = [x.aval if isinstance(x, Tracer) else None for x in leaves]
-    for _ in range(4 + 2 * sum(_aval_of(x).ndim for x in leaves) + len(leaves)):
+    rank = sum(x.ndim if isinstance(x, Tracer) else np.ndim(x) if not is_unbound(x) else 0
+               for x in leaves)
+    for _ in range(4 + 2 * rank + len(leaves)):
         body = trace_function(body_fn, (state,), "body", names, avals)
         if body.out_tree != tree:
             raise TracingError(
@@ -120,7 +122,7 @@ def _carry_type(aval, initial, out, label):
     if aval is None:
         if same_static(initial, out):
             return None
-        if is_undefined(initial):  # first bound in the loop: typed by the body
+        if is_unbound(initial):  # first bound in the loop: typed by the body
             return _aval_of(out)
         aval = _aval_of(initial)
         if isinstance(initial, Tracer):
@@ -152,7 +154,7 @@ def _typed(value, aval):
 
     An `Undefined` start is zeros: the loop defines the value before any use.
     """
-    if is_undefined(value):
+    if is_unbound(value):
         return np.zeros(tuple(d or 0 for d in aval.shape), aval.dtype)
     array = np.asarray(value, dtype=aval.dtype)
     return array[()] if array.ndim == 0 else array
