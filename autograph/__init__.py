@@ -13,6 +13,7 @@ from runtime.errors import AutographError, ConversionError, TracingError
 from runtime.ops.introspection import dynamic_shape as shape
 from runtime.ops.py_function import py_function
 
+from .conversion import to_code
 from .convert import convert
 from .device import device
 from .function import ConcreteFunction, GraphFunction, RetracingWarning
@@ -21,4 +22,5 @@ from .specs import TensorSpec
 __all__ = [
     "AutographError", "ConcreteFunction", "ConversionError", "GraphFunction",
     "RetracingWarning", "TensorSpec", "TracingError", "convert", "device", "py_function", "shape",
+    "to_code",
 ]

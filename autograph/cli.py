@@ -1,5 +1,7 @@
 """`agc`: show what autograph makes of a function.
 
+    agc FILE.py::FUNC                   print the converted source of FUNC
+    agc FILE.py::FUNC --stage N         the source after the first N converters
     agc FILE.py::FUNC --graph SPEC...   trace FUNC for the specs, print its graph
     agc FILE.py::FUNC --dot SPEC...     the same graph as Graphviz dot
 
@@ -13,7 +15,14 @@ import importlib.util
 import os
 import sys
 
+from runtime.errors import AutographError
+
+from .call_marks import mark_calls
+from .conversion import to_code, transformed
 from .function import GraphFunction
+from .pipeline import PIPELINE
+from .pyct.loader import to_source
+from .pyct.parser import SourceUnavailable
 from .specs import parse_spec
 
 
@@ -49,22 +58,40 @@ def load_function(target: str):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise UsageError(f"{message} (usage: agc FILE.py::FUNC --graph|--dot SPEC...)")
+        raise UsageError(f"{message} (usage: agc FILE.py::FUNC [--stage N | --graph|--dot SPEC...])")
 
 
 def _parser():
     parser = _Parser(prog="agc", description=__doc__.split("\n")[0])
     parser.add_argument("target", metavar="FILE.py::FUNC")
-    mode = parser.add_mutually_exclusive_group(required=True)
+    mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--graph", nargs="*", metavar="SPEC", help="print the traced graph")
     mode.add_argument("--dot", nargs="*", metavar="SPEC", help="print the graph as dot")
+    mode.add_argument("--stage", type=int, metavar="N",
+                      help=f"source after the first N of the {len(PIPELINE)} converters")
     return parser
+
+
+def _source(function, stage) -> str:
+    fn = function.python_function if isinstance(function, GraphFunction) else function
+    fn = getattr(fn, "__func__", fn)
+    try:
+        if stage is None:
+            return mark_calls(to_code(fn), fn)
+        if not 0 <= stage <= len(PIPELINE):
+            raise UsageError(f"--stage takes 0 to {len(PIPELINE)}, got {stage}")
+        names = ", ".join(name for name, _ in PIPELINE[:stage]) or "none"
+        return f"# after: {names}\n" + to_source(transformed(fn, stage)) + "\n"
+    except (AutographError, SourceUnavailable) as error:
+        raise UsageError(f"{type(error).__name__}: {error}") from None
 
 
 def run(argv) -> str:
     """The text `agc` prints for `argv`; raises `UsageError` for bad input."""
     args = _parser().parse_args(argv)
     function = load_function(args.target)
+    if args.graph is None and args.dot is None:
+        return _source(function, args.stage)
     if not isinstance(function, GraphFunction):
         function = GraphFunction(function)
     try:

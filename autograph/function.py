@@ -23,6 +23,7 @@ from runtime import AbstractValue, GraphBuilder, Tracer, current_builder
 from runtime.backend import get_backend
 from runtime.codegen import compile_graph
 from runtime.naming import variable_names
+from runtime.source import note_original_location
 from runtime.ops.call import call as call_graph
 from runtime.tree import LEAF, flatten
 
@@ -195,7 +196,11 @@ class GraphFunction:
                       if is_array_key(k) else x
                       for x, k, label in zip(sig.leaves, keys, sig.labels)]
             args, kwargs = sig.rebuild(leaves)
-            out = self._traced_function()(*args, **kwargs)
+            try:
+                out = self._traced_function()(*args, **kwargs)
+            except Exception as error:
+                note_original_location(error)
+                raise
         out_leaves, out_tree = flatten(out)
         graph = builder.build([x for x in out_leaves if isinstance(x, (Tracer, np.ndarray))])
         concrete = ConcreteFunction(self.__name__, graph, sig, out_leaves, out_tree, backend)

@@ -2,12 +2,14 @@
 
 `agc FILE.py::FUNC --stage N` prints the source after the first N of them.
 """
-from .converters import (breaks, calls, conditional_expressions, fors, ifs, logical,
+from .converters import (breaks, calls, conditional_expressions, fors, ifs, lists, logical,
                          print_assert, returns, whiles, writes)
 
 PIPELINE = (
     # Item, attribute and global writes first, while targets are still plain.
     ("writes", writes),
+    # `xs.append(v)` rebinds xs, so loops below see the list as state they change.
+    ("lists", lists),
     # `break`/`continue`, then `return`: they become flags and guarding `if`s,
     # which the control-flow converters below then convert like any other `if`.
     ("breaks", breaks),

@@ -61,3 +61,16 @@ def user_source() -> SourceInfo | None:
 def location_note(source: SourceInfo | None) -> str:
     """' at FILE:LINE in FUNC' or '' where the location is unknown."""
     return f" (at {source})" if source else ""
+
+
+def note_original_location(error: BaseException) -> None:
+    """Adds the user's own line to an error raised inside generated (converted) code."""
+    from .errors import add_note_once
+    tb, innermost = error.__traceback__, None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename in _source_maps:
+            innermost = original_location(code.co_filename, tb.tb_lineno, code.co_name)
+        tb = tb.tb_next
+    if innermost is not None:
+        add_note_once(error, f"raised in converted code, at {innermost}")

@@ -2,7 +2,9 @@
 
 `flatten` returns the leaves in order and a hashable `TreeDef` that rebuilds
 the structure, so nested arguments key caches and nested results come back in
-the shape the user's function returned.
+the shape the user's function returned. A class may join in by defining
+`__tree_flatten__(self) -> (children, aux)` and classmethod
+`__tree_unflatten__(aux, children)`.
 
 >>> leaves, tree = flatten({"a": (1, 2), "b": [3]})
 >>> leaves
@@ -23,8 +25,8 @@ class TreeDef:
     __slots__ = ("kind", "meta", "children", "num_leaves", "_hash")
 
     def __init__(self, kind, meta, children):
-        self.kind = kind          # "leaf", "tuple", "list", "dict", "namedtuple"
-        self.meta = meta          # dict keys or namedtuple class
+        self.kind = kind          # "leaf", "tuple", "list", "dict", "namedtuple", "custom"
+        self.meta = meta          # dict keys, namedtuple class, or (class, aux)
         self.children = children
         self.num_leaves = 1 if kind == "leaf" else sum(c.num_leaves for c in children)
         self._hash = hash((kind, meta, children))
@@ -46,6 +48,8 @@ class TreeDef:
             return "{" + inner + "}"
         if self.kind == "namedtuple":
             return f"{self.meta.__name__}({inner})"
+        if self.kind == "custom":
+            return f"{self.meta[0].__name__}({inner})"
         return f"[{inner}]" if self.kind == "list" else f"({inner})"
 
     def unflatten(self, leaves):
@@ -62,6 +66,9 @@ class TreeDef:
             return items
         if self.kind == "dict":
             return dict(zip(self.meta, items))
+        if self.kind == "custom":
+            cls, aux = self.meta
+            return cls.__tree_unflatten__(aux, items)
         return self.meta(*items)
 
     def to_source(self, leaf_exprs, global_name) -> str:
@@ -79,6 +86,10 @@ class TreeDef:
         if self.kind == "dict":
             keys = [global_name(k, "key") for k in self.meta]
             return "{" + ", ".join(f"{k}: {v}" for k, v in zip(keys, items)) + "}"
+        if self.kind == "custom":
+            cls, aux = self.meta
+            rebuild = global_name(cls.__tree_unflatten__, "unflatten")
+            return f"{rebuild}({global_name(aux, 'aux')}, [{', '.join(items)}])"
         return f"{global_name(self.meta, 'nt')}({', '.join(items)})"
 
 
@@ -106,6 +117,11 @@ def _flatten(x, leaves, is_leaf):
     if _is_namedtuple(x):
         children = tuple(_flatten(c, leaves, is_leaf) for c in x)
         return TreeDef("namedtuple", type(x), children)
+    custom = getattr(kind, "__tree_flatten__", None)
+    if custom is not None:
+        parts, aux = custom(x)
+        children = tuple(_flatten(c, leaves, is_leaf) for c in parts)
+        return TreeDef("custom", (kind, aux), children)
     leaves.append(x)
     return LEAF
 

@@ -4,12 +4,13 @@ from runtime.undefined import Placeholder, Undefined
 
 from .calls import converted_call
 from .conditionals import if_exp, if_stmt
+from .lists import list_append
 from .logical import and_, not_, or_
 from .loops import enumerate_, for_stmt, range_, while_stmt, zip_
 from .writes import check_global_write, setattr_, setitem
 
 __all__ = ["Placeholder", "Undefined", "and_", "assert_", "bound_or_undefined", "check_global_write", "converted_call",
-           "enumerate_", "for_stmt", "if_exp", "if_stmt", "not_", "or_", "print_", "range_",
+           "enumerate_", "for_stmt", "if_exp", "if_stmt", "list_append", "not_", "or_", "print_", "range_",
            "setattr_", "setitem", "while_stmt", "zip_"]
 
 

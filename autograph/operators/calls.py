@@ -13,6 +13,8 @@ import types
 
 import numpy as np
 
+from .lists import LIST_FUNCTIONS, is_traced_list, list_call
+
 _LIBRARY_DIRS = tuple({os.path.realpath(p) + os.sep for p in (
     sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"],
     sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
@@ -42,6 +44,8 @@ def converted_call(f, args, kwargs):
     if f is print:
         from runtime.ops.effects import print_
         return print_(*args, **kwargs)
+    if f in LIST_FUNCTIONS and len(args) == 1 and not kwargs and is_traced_list(args[0]):
+        return list_call(f, args)
     if isinstance(f, GraphFunction):
         return f(*args, **kwargs)
     if isinstance(f, types.MethodType) and is_user_function(f.__func__):

@@ -18,6 +18,7 @@ from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source
 from runtime.undefined import is_undefined
 
+from .lists import stage_lists
 from .staging import staging
 
 UNROLL_WARNING_AFTER = 100
@@ -32,11 +33,11 @@ def while_stmt(test, body, state: tuple, names: tuple):
     undefined = [i for i, value in enumerate(state) if is_undefined(value)]
     if not undefined:
         return runtime.while_loop(lambda s: test(*s), _staged_body(body), tuple(state),
-                                  names=names)
+                                  names=names, on_stage=stage_lists)
     # Variables first bound in the loop: count the steps so a staged loop that
     # runs zero times raises the UnboundLocalError the Python loop would have.
     final = runtime.while_loop(lambda s: test(*s[1:]), _counting(body), (0, *state),
-                               names=("steps", *names))
+                               names=("steps", *names), on_stage=stage_lists)
     steps, final = final[0], final[1:]
     if isinstance(steps, Tracer):
         for i in undefined:
@@ -141,6 +142,8 @@ def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
 
 
 def _staged_for(iterable, extra_test, body, state, names):
+    if isinstance(iterable, TracedRange) and type(iterable.step) is int:
+        return _staged_range(iterable, extra_test, body, state, names)
     length = _length(iterable)
 
     def test(index, *inner):
@@ -153,6 +156,20 @@ def _staged_for(iterable, extra_test, body, state, names):
     def step(index, *inner):
         return (index + 1, *body(_item(iterable, index), *inner))
     return while_stmt(test, step, (0, *state), ("index", *names))[1:]
+
+
+def _staged_range(bounds, extra_test, body, state, names):
+    """`for i in range(start, stop, step)` with a Python step: the loop carries i itself."""
+    def test(value, *inner):
+        more = value < bounds.stop if bounds.step > 0 else value > bounds.stop
+        if extra_test is None:
+            return more
+        from .logical import and_
+        return and_(lambda: more, lambda: extra_test(*inner))
+
+    def step(value, *inner):
+        return (value + bounds.step, *body(value, *inner))
+    return while_stmt(test, step, (bounds.start, *state), ("range_value", *names))[1:]
 
 
 def _python_for(iterable, extra_test, body, state):

@@ -21,7 +21,7 @@ from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder
 from ..tree import flatten
 from ..undefined import is_placeholder
-from .subgraphs import (add_inputs, retype_output, same_static, trace_function,
+from .subgraphs import (add_inputs, leaf_names, retype_output, same_static, trace_function,
                         union_captures, weak_fits)
 
 
@@ -64,6 +64,7 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
         return true_fn(*operands) if pred else false_fn(*operands)
     _check_predicate(pred)
     builder = current_builder()
+    names = leaf_names(operands, names)
     t = trace_function(true_fn, operands, "true", names)
     f = trace_function(false_fn, operands, "false", names)
     if t.out_tree != f.out_tree:

@@ -105,3 +105,14 @@ def weak_fits(atom, dtype) -> bool:
     """True where `atom` is a Python scalar that NumPy would let `dtype` absorb."""
     return (isinstance(atom, Literal) and isinstance(atom.value, (bool, int, float, complex))
             and np.result_type(dtype, atom.value) == dtype)
+
+
+def leaf_names(values: tuple, names) -> list | None:
+    """One name per leaf of `values`, from one name per entry (`x`, or `x_0, x_1` for parts)."""
+    if names is None or not isinstance(values, tuple) or len(values) != len(names):
+        return None
+    out = []
+    for value, name in zip(values, names):
+        count = len(flatten(value)[0])
+        out.extend([name] if count == 1 else [f"{name}_{k}" for k in range(count)])
+    return out

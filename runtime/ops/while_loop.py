@@ -20,7 +20,7 @@ from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder
 from ..tree import flatten, leaf_paths
 from ..undefined import is_unbound
-from .subgraphs import retype_output, same_static, trace_function, weak_fits
+from .subgraphs import leaf_names, retype_output, same_static, trace_function, weak_fits
 
 
 def _abstract_eval(*operands, cond, body):
@@ -46,10 +46,11 @@ def _kernel(xp, cond, body):
 while_p = primitives.define("while_loop", _abstract_eval, _kernel, multiple_results=True)
 
 
-def while_loop(cond_fn, body_fn, init, names=None):
+def while_loop(cond_fn, body_fn, init, names=None, on_stage=None):
     """`while cond_fn(state): state = body_fn(state)`, staged once the condition is traced.
 
-    `names` (one per leaf of the state) make error messages and graphs readable.
+    `names` (one per entry of a tuple state) make error messages and graphs readable;
+    `on_stage(state)`, if given, may retype the state just before it is staged.
     """
     state = init
     while True:
@@ -58,6 +59,8 @@ def while_loop(cond_fn, body_fn, init, names=None):
         pred = cond_fn(state)
         if isinstance(pred, Tracer):
             del builder.eqns[mark:]  # the probe is traced again as the loop's condition
+            if on_stage is not None:
+                state = on_stage(state)
             return _staged(cond_fn, body_fn, state, names)
         if not pred:
             return state
@@ -78,6 +81,7 @@ def _aval_of(x):
 
 def _staged(cond_fn, body_fn, state, names):
     leaves, tree = flatten(state)
+    names = leaf_names(state, names)
     labels = names or leaf_paths(tree, "state")
     avals = [x.aval if isinstance(x, Tracer) else None for x in leaves]
     rank = sum(x.ndim if isinstance(x, Tracer) else np.ndim(x) if not is_unbound(x) else 0
