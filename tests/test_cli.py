@@ -194,8 +194,6 @@ def test_trace_failure_names_the_users_line(runs):
 
 
 @needs_console_script
-@pytest.mark.xfail(reason="`agc FILE.py::FUNC` without --graph/--dot (print the converted "
-                          "source) is not implemented: argparse requires a mode", strict=True)
 def test_without_mode_prints_the_converted_source(runs):
     result = runs["source"]
     assert result.returncode == 0, result.stderr
