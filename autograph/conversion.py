@@ -13,6 +13,7 @@ import weakref
 import gast
 
 from runtime import ConversionError
+from runtime.source import user_stacklevel
 
 from . import operators
 from .converters.context import Context
@@ -98,7 +99,7 @@ def convert_function(fn):
             converted = loader.instantiate(factory_code, fn, operators)
         except SourceUnavailable as why:
             warnings.warn(f"{fn.__qualname__} is traced without converting its control "
-                          f"flow: {why}", ConversionWarning, stacklevel=2)
+                          f"flow: {why}", ConversionWarning, stacklevel=user_stacklevel())
             converted = fn
         _by_function[fn] = converted
     return converted

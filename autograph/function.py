@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
-import sys
 import threading
 import types
 import warnings
@@ -23,7 +21,7 @@ from runtime import AbstractValue, GraphBuilder, Tracer, current_builder
 from runtime.backend import get_backend
 from runtime.codegen import compile_graph
 from runtime.naming import variable_names
-from runtime.source import note_original_location
+from runtime.source import note_original_location, user_stacklevel
 from runtime.ops.call import call as call_graph
 from runtime.tree import LEAF, flatten
 
@@ -106,6 +104,7 @@ class GraphFunction:
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
         self._signature = _signature_of(fn)
+        self._apply_defaults = isinstance(fn, (types.FunctionType, types.MethodType))
         self._param_specs = param_specs_of(fn, self._signature, input_signature)
         self._fast: dict = {}       # (dtype0, shape0, ...) -> compiled graph, CPU only
         self._cache: dict = {}      # (device, CallSignature.key) -> ConcreteFunction
@@ -137,7 +136,8 @@ class GraphFunction:
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
-        sig = flatten_call(self._signature, args, kwargs, self._param_specs)
+        sig = flatten_call(self._signature, args, kwargs, self._param_specs,
+                           self._apply_defaults)
         tracing = current_builder() is not None and any(isinstance(x, Tracer) for x in sig.leaves)
         concrete = self._concrete_for(sig)
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
@@ -153,7 +153,8 @@ class GraphFunction:
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The graph for one signature: arrays, `TensorSpec`s and Python values as in a call."""
-        return self._concrete_for(flatten_call(self._signature, args, kwargs, self._param_specs))
+        return self._concrete_for(flatten_call(self._signature, args, kwargs, self._param_specs,
+                                               self._apply_defaults))
 
     def _device_for(self, sig: CallSignature) -> str:
         device = current_device()
@@ -225,7 +226,7 @@ class GraphFunction:
                 f"because {describe_change(previous, sig)}. Tracing is slow: pass arrays "
                 f"rather than changing Python values, give an input_signature with None "
                 f"dimensions, or use reduce_retracing=True", RetracingWarning,
-                stacklevel=_user_stacklevel())
+                stacklevel=user_stacklevel())
 
     def _relaxed_match(self, key, sig):
         """With `reduce_retracing`, a graph with unknown dims for shapes that vary."""
@@ -316,14 +317,3 @@ def _weak_method(function, ref, autograph: bool):
     method.__signature__ = signature.replace(parameters=params)
     method._ag_method = True
     return method
-
-
-def _user_stacklevel() -> int:
-    """The `warnings.warn` stacklevel of the innermost frame outside this package."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))

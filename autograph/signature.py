@@ -86,10 +86,16 @@ def check_against_spec(x, spec: TensorSpec, label: str):
     return x
 
 
-def flatten_call(signature: inspect.Signature, args, kwargs, param_specs: dict) -> CallSignature:
-    """Binds and flattens one call; leaves under a spec'd parameter are checked."""
+def flatten_call(signature: inspect.Signature, args, kwargs, param_specs: dict,
+                 apply_defaults: bool = True) -> CallSignature:
+    """Binds and flattens one call; leaves under a spec'd parameter are checked.
+
+    Defaults join the key of Python functions; builtins such as ufuncs, whose
+    defaults are not values to pass back, are called with what was given.
+    """
     bound = signature.bind(*args, **kwargs)
-    bound.apply_defaults()
+    if apply_defaults:
+        bound.apply_defaults()
     leaves, keys, labels, names, trees = [], [], [], [], []
     for name, value in bound.arguments.items():
         specs = param_specs.get(name)

@@ -17,9 +17,10 @@ from .errors import add_note_once
 from .ir import Graph, Literal
 from .printing import Namer
 
+# `power` stays a call: ndarray's `x ** 2` computes `square`, whose dtype differs for bool.
 INFIX = {
     "add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//",
-    "remainder": "%", "power": "**", "matmul": "@", "equal": "==", "not_equal": "!=",
+    "remainder": "%", "matmul": "@", "equal": "==", "not_equal": "!=",
     "less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=",
     "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "left_shift": "<<",
     "right_shift": ">>",

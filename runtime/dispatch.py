@@ -8,7 +8,7 @@ silently becomes a constant.
 """
 from __future__ import annotations
 
-from .errors import TracingError
+from .errors import TracingError, add_note_once
 from .source import location_note, user_source
 
 ufunc_handlers: dict = {}
@@ -37,14 +37,23 @@ def call_ufunc(ufunc, method, inputs, kwargs):
     if kwargs.get("out") is not None:
         raise unsupported(f"numpy.{ufunc.__name__}(..., out=...)")
     kwargs.pop("out", None)
-    return handler(ufunc, *inputs, **kwargs)
+    return _noted(f"numpy.{ufunc.__name__}", handler, ufunc, *inputs, **kwargs)
 
 
 def call_array_function(func, args, kwargs):
     handler = array_function_handlers.get(func)
     if handler is None:
         raise unsupported(public_name(func))
-    return handler(*args, **kwargs)
+    return _noted(public_name(func), handler, *args, **kwargs)
+
+
+def _noted(name, handler, *args, **kwargs):
+    """Calls a handler; an error it raises gains a note with the user's line."""
+    try:
+        return handler(*args, **kwargs)
+    except Exception as error:
+        add_note_once(error, f"while tracing {name}{location_note(user_source())}")
+        raise
 
 
 def public_name(func) -> str:

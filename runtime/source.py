@@ -74,3 +74,11 @@ def note_original_location(error: BaseException) -> None:
         tb = tb.tb_next
     if innermost is not None:
         add_note_once(error, f"raised in converted code, at {innermost}")
+
+
+def user_stacklevel() -> int:
+    """The `warnings.warn` stacklevel, for its caller, of the innermost user frame."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and not is_user_file(frame.f_code.co_filename):
+        frame, level = frame.f_back, level + 1
+    return level

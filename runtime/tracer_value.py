@@ -151,44 +151,46 @@ class Tracer:
     def squeeze(self, axis=None):
         return np.squeeze(self, axis)
 
-    def sum(self, axis=None, dtype=None, keepdims=False):
-        return np.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    # Reductions and scans take ndarray's own signatures: NumPy's function of
+    # the same name has them after its first argument.
+    def sum(self, *args, **kwargs):
+        return np.sum(self, *args, **kwargs)
 
-    def prod(self, axis=None, dtype=None, keepdims=False):
-        return np.prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    def prod(self, *args, **kwargs):
+        return np.prod(self, *args, **kwargs)
 
-    def mean(self, axis=None, dtype=None, keepdims=False):
-        return np.mean(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    def mean(self, *args, **kwargs):
+        return np.mean(self, *args, **kwargs)
 
-    def std(self, axis=None, dtype=None, ddof=0, keepdims=False):
-        return np.std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    def std(self, *args, **kwargs):
+        return np.std(self, *args, **kwargs)
 
-    def var(self, axis=None, dtype=None, ddof=0, keepdims=False):
-        return np.var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    def var(self, *args, **kwargs):
+        return np.var(self, *args, **kwargs)
 
-    def max(self, axis=None, keepdims=False):
-        return np.max(self, axis=axis, keepdims=keepdims)
+    def max(self, *args, **kwargs):
+        return np.max(self, *args, **kwargs)
 
-    def min(self, axis=None, keepdims=False):
-        return np.min(self, axis=axis, keepdims=keepdims)
+    def min(self, *args, **kwargs):
+        return np.min(self, *args, **kwargs)
 
-    def argmax(self, axis=None, keepdims=False):
-        return np.argmax(self, axis=axis, keepdims=keepdims)
+    def argmax(self, *args, **kwargs):
+        return np.argmax(self, *args, **kwargs)
 
-    def argmin(self, axis=None, keepdims=False):
-        return np.argmin(self, axis=axis, keepdims=keepdims)
+    def argmin(self, *args, **kwargs):
+        return np.argmin(self, *args, **kwargs)
 
-    def any(self, axis=None, keepdims=False):
-        return np.any(self, axis=axis, keepdims=keepdims)
+    def any(self, *args, **kwargs):
+        return np.any(self, *args, **kwargs)
 
-    def all(self, axis=None, keepdims=False):
-        return np.all(self, axis=axis, keepdims=keepdims)
+    def all(self, *args, **kwargs):
+        return np.all(self, *args, **kwargs)
 
-    def cumsum(self, axis=None, dtype=None):
-        return np.cumsum(self, axis=axis, dtype=dtype)
+    def cumsum(self, *args, **kwargs):
+        return np.cumsum(self, *args, **kwargs)
 
-    def cumprod(self, axis=None, dtype=None):
-        return np.cumprod(self, axis=axis, dtype=dtype)
+    def cumprod(self, *args, **kwargs):
+        return np.cumprod(self, *args, **kwargs)
 
     def clip(self, min=None, max=None):
         return np.clip(self, min, max)
@@ -220,6 +222,39 @@ _BINARY = {
 for _name, _ufunc in _BINARY.items():
     setattr(Tracer, f"__{_name}__", _binary(_ufunc))
     setattr(Tracer, f"__r{_name}__", _binary(_ufunc, reflected=True))
+def _in_place(ufunc):
+    """`x op= y`: NumPy keeps x's dtype and shape (casting "same_kind"); x is rebound."""
+    def apply(self, other):
+        result = ufunc(self, other)
+        if result.shape != self.shape and None not in result.shape + self.shape:
+            raise ValueError(f"non-broadcastable output operand with shape {self.shape} "
+                             f"doesn't match the broadcast shape {result.shape}")
+        if result.dtype == self.dtype:
+            return result
+        _check_in_place_cast(ufunc, self, other)
+        return result.astype(self.dtype)
+    return apply
+
+
+def _check_in_place_cast(ufunc, target, other):
+    """Raises NumPy's own error where it would refuse to write the result into `target`."""
+    out = np.ones((), target.dtype)
+    value = np.ones((), other.dtype) if hasattr(other, "dtype") else other
+    with np.errstate(all="ignore"):
+        ufunc(out, value, out=out)
+
+
+def _pow(self, other):
+    """`x ** 2` is `np.square(x)`, as ndarray computes it (int8 for bool, not int64)."""
+    if type(other) is int and other == 2:
+        return np.square(self)
+    return np.power(self, other)
+
+
+Tracer.__pow__ = _pow
+for _name, _ufunc in _BINARY.items():
+    if _name != "divmod":
+        setattr(Tracer, f"__i{_name}__", _in_place(_ufunc))
 for _name, _ufunc in {"lt": np.less, "le": np.less_equal, "gt": np.greater,
                       "ge": np.greater_equal, "eq": np.equal, "ne": np.not_equal}.items():
     setattr(Tracer, f"__{_name}__", _binary(_ufunc))

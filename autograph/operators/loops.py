@@ -15,7 +15,7 @@ import numpy as np
 import runtime
 from runtime import Tracer, current_builder
 from runtime.ops.effects import assert_
-from runtime.source import location_note, user_source
+from runtime.source import location_note, user_source, user_stacklevel
 from runtime.undefined import is_undefined
 
 from .lists import stage_lists
@@ -191,5 +191,5 @@ def _python_for(iterable, extra_test, body, state):
         warnings.warn(f"a Python loop{location_note(user_source())} ran {count} times while "
                       f"tracing, so the graph holds {count} copies of its body; loop over "
                       f"range() of a traced value to stage it as one loop instead",
-                      UnrolledLoopWarning, stacklevel=3)
+                      UnrolledLoopWarning, stacklevel=user_stacklevel())
     return state

@@ -76,5 +76,8 @@ def reject(kwargs: dict, where: str):
     """Raises for keyword arguments that tracing does not support."""
     from ..dispatch import unsupported
     for name, value in kwargs.items():
-        if value is not None and value is not np._NoValue:
-            raise unsupported(f"{where}(..., {name}=...)")
+        if value is None or value is np._NoValue:
+            continue
+        if name == "out" and not hasattr(value, "shape") and not isinstance(value, tuple):
+            raise TypeError("return arrays must be of ArrayType")  # as NumPy says
+        raise unsupported(f"{where}(..., {name}=...)")
