@@ -19,6 +19,7 @@ from . import operators
 from .converters.context import Context
 from .pipeline import PIPELINE
 from .pyct import anno, loader
+from .pyct.activity import memoized
 from .pyct.naming import Namer
 from .pyct.parser import SourceUnavailable, parse_function
 
@@ -76,7 +77,8 @@ def transformed(fn, stages=None):
     node = _as_function_def(node, fn)
     ctx = Context(Namer(node), filename, fn.__name__)
     for _, converter in PIPELINE[:stages]:
-        node = converter.transform(node, ctx)
+        with memoized():  # a converter asks for a node's activity before changing under it
+            node = converter.transform(node, ctx)
     return node
 
 

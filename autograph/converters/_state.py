@@ -6,11 +6,12 @@ import gast
 from ..pyct import anno, templates
 from ..pyct.activity import activity
 from ..pyct.dataflow import live_in
+from ..pyct.transformer import statements
 
 
 def declared_outer(function) -> dict:
     """Names the function declares `global` or `nonlocal` (never threaded as state)."""
-    return {name: type(node) for node in gast.walk(function)
+    return {name: type(node) for node in statements(function)
             if isinstance(node, (gast.Global, gast.Nonlocal)) for name in node.names}
 
 

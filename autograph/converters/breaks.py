@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import gast
 
+from ..pyct.transformer import StatementTransformer
 from ..pyct import anno, templates
 from ._blocks import contains, lower_block, not_flag
 
 
-class _Loops(gast.NodeTransformer):
+class _Loops(StatementTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
-
-    def visit_FunctionDef(self, node):
-        self.generic_visit(node)
-        return node
 
     def _loop(self, node):
         self.generic_visit(node)  # inner loops first: their jumps are theirs

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gast
 
+from ..pyct.transformer import StatementTransformer
 from ..pyct import anno, templates
 from ..pyct.dataflow import analyze
 from . import logical
@@ -42,14 +43,10 @@ def _iterable(node):
     return call
 
 
-class _Fors(gast.NodeTransformer):
+class _Fors(StatementTransformer):
     def __init__(self, ctx, outer):
         self.ctx = ctx
         self.outer = outer
-
-    def visit_FunctionDef(self, node):
-        self.generic_visit(node)
-        return node
 
     def visit_For(self, node):
         extra = anno.getanno(node, anno.Static.EXTRA_LOOP_TEST)
@@ -72,5 +69,5 @@ class _Fors(gast.NodeTransformer):
 
 
 def transform(node, ctx):
-    analyze(node)
+    analyze(node, gast.For)
     return _Fors(ctx, declared_outer(node)).visit(node)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gast
 
+from ..pyct.transformer import StatementTransformer
 from ..pyct import templates
 from ..pyct.dataflow import analyze
 from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
@@ -30,14 +31,10 @@ state = ag__.if_stmt(test, if_true, if_false, state, names)
 """
 
 
-class _Ifs(gast.NodeTransformer):
+class _Ifs(StatementTransformer):
     def __init__(self, ctx, outer):
         self.ctx = ctx
         self.outer = outer
-
-    def visit_FunctionDef(self, node):
-        self.generic_visit(node)
-        return node
 
     def visit_If(self, node):
         state = block_state(node, [node.body, node.orelse], outer=self.outer)
@@ -53,5 +50,5 @@ class _Ifs(gast.NodeTransformer):
 
 
 def transform(node, ctx):
-    analyze(node)
+    analyze(node, gast.If)
     return _Ifs(ctx, declared_outer(node)).visit(node)

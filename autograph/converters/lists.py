@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import gast
 
+from ..pyct.transformer import StatementTransformer
 from ..pyct import templates
 from ..pyct.activity import activity
 
 
-class _Appends(gast.NodeTransformer):
+class _Appends(StatementTransformer):
     def __init__(self, local_names):
         self.local_names = local_names
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gast
 
+from ..pyct.transformer import StatementTransformer
 from ..pyct import templates
 from ._blocks import contains, lower_block
 from .breaks import add_loop_test
@@ -34,7 +35,7 @@ def _needs_lowering(function) -> bool:
     return False
 
 
-class _Functions(gast.NodeTransformer):
+class _Functions(StatementTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gast
 
+from ..pyct.transformer import StatementTransformer
 from ..pyct import templates
 from ..pyct.activity import reads
 from ..pyct.dataflow import analyze
@@ -32,14 +33,10 @@ state = ag__.while_stmt(loop_test, loop_body, state, names)
 """
 
 
-class _Whiles(gast.NodeTransformer):
+class _Whiles(StatementTransformer):
     def __init__(self, ctx, outer):
         self.ctx = ctx
         self.outer = outer
-
-    def visit_FunctionDef(self, node):
-        self.generic_visit(node)
-        return node
 
     def visit_While(self, node):
         state = block_state(node, [node.body], extra_live=reads(node.test), outer=self.outer)
@@ -53,5 +50,5 @@ class _Whiles(gast.NodeTransformer):
 
 
 def transform(node, ctx):
-    analyze(node)
+    analyze(node, gast.While)
     return _Whiles(ctx, declared_outer(node)).visit(node)

@@ -13,6 +13,7 @@ import ast
 
 import gast
 
+from ..pyct.transformer import StatementTransformer
 from ..pyct import templates
 from ._state import declared_outer
 
@@ -21,13 +22,9 @@ def _label(node) -> gast.Constant:
     return gast.Constant(value=ast.unparse(gast.gast_to_ast(node)), kind=None)
 
 
-class _Writes(gast.NodeTransformer):
+class _Writes(StatementTransformer):
     def __init__(self, outer):
         self.outer = outer
-
-    def visit_FunctionDef(self, node):
-        self.generic_visit(node)
-        return node
 
     def visit_Assign(self, node):
         if len(node.targets) != 1:

@@ -10,6 +10,7 @@ they read from outside count as reads; their own locals do not count.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
 import gast
@@ -95,12 +96,45 @@ class _Activity(gast.NodeVisitor):
         self.scope.modified |= inner.scope.modified & inner.scope.declared_nonlocal
 
 
+_memo: dict | None = None
+
+
+@contextlib.contextmanager
+def memoized():
+    """Within the block, each node's scope is computed once (the tree must not change
+    under a node whose scope was asked for)."""
+    global _memo
+    outer, _memo = _memo, {}
+    try:
+        yield
+    finally:
+        _memo = outer
+
+
+def _scope_of(node) -> Scope:
+    if _memo is not None:
+        hit = _memo.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+    visitor = _Activity()
+    visitor.visit(node)
+    if _memo is not None:
+        _memo[id(node)] = (node, visitor.scope)  # holding node keeps its id unique
+    return visitor.scope
+
+
 def activity(nodes) -> Scope:
     """The `Scope` of a node or a list of nodes."""
-    visitor = _Activity()
-    for node in nodes if isinstance(nodes, list) else [nodes]:
-        visitor.visit(node)
-    return visitor.scope
+    nodes = nodes if isinstance(nodes, list) else [nodes]
+    if len(nodes) == 1:
+        return _scope_of(nodes[0])
+    scope = Scope()
+    for node in nodes:
+        part = _scope_of(node)
+        scope.read |= part.read
+        scope.modified |= part.modified
+        scope.declared_nonlocal |= part.declared_nonlocal
+    return scope
 
 
 def reads(node) -> set:

@@ -85,16 +85,36 @@ def _define(node, defined: frozenset, key, merge) -> frozenset:
     return defined | activity(node).modified
 
 
-def analyze(function_node) -> None:
-    """Annotates the statements of a `FunctionDef` (nested functions included)."""
-    params = activity(function_node.args).modified
-    _live_in_block(function_node.body, frozenset())
-    _define_block(function_node.body, frozenset(params))
-    _define_block(function_node.body, frozenset(params), Static.MAYBE_DEFINED_IN,
-                  frozenset.__or__)
-    for node in gast.walk(function_node):
-        if isinstance(node, gast.FunctionDef) and node is not function_node:
-            analyze(node)
+def _functions_holding(function_node, kinds) -> list:
+    """The functions (this one and nested ones) with a statement of `kinds` of their own."""
+    found, stack = [], [(function_node, None)]
+    while stack:
+        statement, owner = stack.pop()
+        if isinstance(statement, gast.FunctionDef):
+            owner = statement
+        elif isinstance(statement, kinds) and owner not in found:
+            found.append(owner)
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(statement, field, None)
+            if isinstance(block, list):
+                stack.extend((child, owner) for child in block)
+        for handler in getattr(statement, "handlers", ()):
+            stack.extend((child, owner) for child in handler.body)
+    return found
+
+
+def analyze(function_node, kinds=(gast.stmt,)) -> None:
+    """Annotates the statements of a `FunctionDef` and of the functions nested in it.
+
+    Only functions holding a statement of one of `kinds` (outside their own
+    nested functions) are analysed: a converter of `while` loops asks for
+    `gast.While`.
+    """
+    for node in _functions_holding(function_node, kinds):
+        params = frozenset(activity(node.args).modified)
+        _live_in_block(node.body, frozenset())
+        _define_block(node.body, params)
+        _define_block(node.body, params, Static.MAYBE_DEFINED_IN, frozenset.__or__)
 
 
 def live_in(body: list, live_out) -> frozenset:

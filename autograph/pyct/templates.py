@@ -13,6 +13,8 @@ alone as a statement, or is the body of a block).
 from __future__ import annotations
 
 import copy
+import functools
+import textwrap
 
 import gast
 
@@ -22,7 +24,7 @@ def _name(identifier: str, ctx):
 
 
 def _with_ctx(node, ctx):
-    node = copy.deepcopy(node)
+    """`node` (changed in place) used with `ctx` (Load, Store, ...)."""
     if isinstance(node, (gast.Name, gast.Attribute, gast.Subscript, gast.Starred)):
         node.ctx = ctx
     elif isinstance(node, (gast.Tuple, gast.List)):
@@ -31,21 +33,31 @@ def _with_ctx(node, ctx):
     return node
 
 
-def _as_expr(value, ctx):
+def _as_expr(value, ctx, fresh):
     if isinstance(value, str):
         return _name(value, ctx)
     if isinstance(value, (list, tuple)):
-        return gast.Tuple(elts=[_as_expr(v, ctx) for v in value], ctx=ctx)
+        return gast.Tuple(elts=[_as_expr(v, ctx, True) for v in value], ctx=ctx)
+    if not fresh:
+        value = copy.deepcopy(value)
     return _with_ctx(value, ctx)
 
 
 class _Replacer(gast.NodeTransformer):
+    """Replaces placeholders; a node replacement is moved in once, copied after that."""
+
     def __init__(self, replacements):
         self.replacements = replacements
+        self.used: set[str] = set()
+
+    def _first_use(self, key) -> bool:
+        first = key not in self.used
+        self.used.add(key)
+        return first
 
     def visit_Name(self, node):
         if node.id in self.replacements:
-            return _as_expr(self.replacements[node.id], node.ctx)
+            return _as_expr(self.replacements[node.id], node.ctx, self._first_use(node.id))
         return node
 
     def visit_Expr(self, node):
@@ -53,6 +65,8 @@ class _Replacer(gast.NodeTransformer):
         if isinstance(value, gast.Name) and value.id in self.replacements:
             replacement = self.replacements[value.id]
             if isinstance(replacement, list) and (not replacement or isinstance(replacement[0], gast.stmt)):
+                if self._first_use(value.id):
+                    return list(replacement)
                 return [copy.deepcopy(s) for s in replacement]
         return self.generic_visit(node)
 
@@ -70,9 +84,23 @@ class _Replacer(gast.NodeTransformer):
         return node
 
 
+def _clone(node):
+    """A fresh copy of a template tree (faster than `copy.deepcopy`: no memo needed)."""
+    if isinstance(node, list):
+        return [_clone(n) for n in node]
+    if isinstance(node, gast.AST):
+        return type(node)(**{f: _clone(getattr(node, f)) for f in node._fields})
+    return node
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(template: str):
+    return gast.parse(_dedent(template))
+
+
 def replace(template: str, **replacements) -> list:
     """The statements of `template` with its placeholders replaced."""
-    module = gast.parse(_dedent(template))
+    module = _clone(_parsed(template))  # parsed once per template, copied per use
     module = _Replacer(replacements).visit(module)
     return module.body
 
@@ -84,5 +112,4 @@ def replace_as_expression(template: str, **replacements):
 
 
 def _dedent(text: str) -> str:
-    import textwrap
     return textwrap.dedent(text).strip("\n")

@@ -1,0 +1,50 @@
+"""`StatementTransformer`: a NodeTransformer that walks statements only.
+
+Statement converters (`if`, loops, jumps, writes) never look inside
+expressions, so skipping them makes each pass several times faster than
+`gast.NodeTransformer`. `visit_<Type>(node)` returns a node, a list of nodes
+(spliced into the block) or None (removed); `generic_visit` visits the
+blocks of a compound statement (`body`, `orelse`, `finalbody`, handlers).
+"""
+from __future__ import annotations
+
+
+class StatementTransformer:
+    def visit(self, node):
+        method = getattr(self, f"visit_{type(node).__name__}", None)
+        if method is not None:
+            return method(node)
+        return self.generic_visit(node)
+
+    def generic_visit(self, node):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                setattr(node, field, self.visit_block(block))
+        for handler in getattr(node, "handlers", ()):
+            handler.body = self.visit_block(handler.body)
+        return node
+
+    def visit_block(self, statements: list) -> list:
+        out = []
+        for statement in statements:
+            result = self.visit(statement)
+            if isinstance(result, list):
+                out.extend(result)
+            elif result is not None:
+                out.append(result)
+        return out
+
+
+def statements(node):
+    """Every statement inside `node` (a statement or a list of them), nested blocks included."""
+    stack = list(node) if isinstance(node, list) else [node]
+    while stack:
+        statement = stack.pop()
+        yield statement
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(statement, field, None)
+            if isinstance(block, list):
+                stack.extend(block)
+        for handler in getattr(statement, "handlers", ()):
+            stack.extend(handler.body)
