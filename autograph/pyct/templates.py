@@ -2,7 +2,8 @@
 
 >>> import gast
 >>> stmts = replace("target = ag__.not_(value)", target="done", value=gast.parse("x > 1").body[0].value)
->>> import ast; print(ast.unparse(gast.gast_to_ast(gast.Module(body=stmts, type_ignores=[]))))
+>>> from autograph.pyct.loader import to_source
+>>> print(to_source(gast.Module(body=stmts, type_ignores=[])))
 done = ag__.not_(x > 1)
 
 A placeholder is an identifier of the template. Its replacement may be a
