@@ -19,11 +19,11 @@ def test_appending_to_an_outside_list_happens_at_trace_time_only():
     assert log == [(3,), (4,)]
 
 
-def test_print_of_python_values_happens_at_trace_time_only(capsys):
+def test_print_of_python_values_happens_at_trace_time_only_without_autograph(capsys):
     def f(x, label):
         print("tracing", label, x.ndim)
         return x + 1
-    g = ag.convert(f)
+    g = ag.convert(f, autograph=False)
     g(np.zeros(2), "a")
     g(np.ones(2), "a")
     assert capsys.readouterr().out == "tracing a 1\n"
@@ -31,6 +31,19 @@ def test_print_of_python_values_happens_at_trace_time_only(capsys):
     assert capsys.readouterr().out == "tracing b 1\n"
     g(np.ones(2), "b")
     assert capsys.readouterr().out == ""
+
+
+def test_converted_print_of_python_values_prints_at_every_call_like_eager(capsys):
+    def f(x, label):
+        print("calling", label, x.ndim)
+        return x + 1
+    g = ag.convert(f)
+    for _ in range(3):
+        g(np.zeros(2), "a")
+    graph_output = capsys.readouterr().out
+    for _ in range(3):
+        f(np.zeros(2), "a")
+    assert graph_output == capsys.readouterr().out == "calling a 1\n" * 3
 
 
 def test_plain_python_calls_on_python_values_are_frozen():

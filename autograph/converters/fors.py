@@ -16,6 +16,7 @@ import gast
 
 from ..pyct.transformer import StatementTransformer
 from ..pyct import anno, templates
+from ..pyct.activity import reads
 from ..pyct.dataflow import analyze
 from . import logical
 from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
@@ -36,11 +37,15 @@ _STAGEABLE = {"range": "range_", "enumerate": "enumerate_", "zip": "zip_"}
 
 
 def _iterable(node):
-    call = node.iter
-    if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) \
-            and call.func.id in _STAGEABLE:
-        call.func = templates.replace_as_expression(f"ag__.{_STAGEABLE[call.func.id]}")
-    return call
+    """The loop's iterable, with `range`/`enumerate`/`zip` (nested too) made stageable."""
+    stack = [node.iter]
+    while stack:
+        call = stack.pop()
+        if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) \
+                and call.func.id in _STAGEABLE:
+            call.func = templates.replace_as_expression(f"ag__.{_STAGEABLE[call.func.id]}")
+            stack.extend(call.args)
+    return node.iter
 
 
 class _Fors(StatementTransformer):
@@ -53,7 +58,8 @@ class _Fors(StatementTransformer):
         if extra is not None:  # set before the logical converter ran: convert it now
             extra = logical.transform(extra, self.ctx)
         bind_target = gast.Assign(targets=[node.target], value=node.iter, type_comment=None)
-        state = block_state(node, [[bind_target] + node.body], outer=self.outer)
+        state = block_state(node, [[bind_target] + node.body], outer=self.outer,
+                            extra_live=reads(extra) if extra is not None else ())
         body_name, item = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
         test_name = self.ctx.namer.new("extra_test") if extra is not None else None
         self.generic_visit(node)

@@ -3,6 +3,7 @@
     a and b      ->  ag__.and_(lambda: a, lambda: b)
     not a        ->  ag__.not_(a)
     a < b < c    ->  ag__.and_(lambda: a < b, lambda: b < c)   (b a name or constant)
+    a < f() < c  ->  ag__.compare_chain((lambda: a, lambda: f(), lambda: c), ('Lt', 'Lt'))
 """
 from __future__ import annotations
 
@@ -43,11 +44,18 @@ class _Logical(gast.NodeTransformer):
     def visit_Compare(self, node):
         self.generic_visit(node)
         operands = [node.left] + node.comparators
-        if len(node.ops) == 1 or not all(_simple(o) for o in operands[1:-1]):
-            return node  # a middle operand with effects is evaluated once, as Python does
-        pairs = [gast.Compare(left=a, ops=[op], comparators=[b])
-                 for a, op, b in zip(operands, node.ops, operands[1:])]
-        return _chain("and_", pairs)
+        if len(node.ops) == 1:
+            return node
+        if all(_simple(o) for o in operands[1:-1]):
+            pairs = [gast.Compare(left=a, ops=[op], comparators=[b])
+                     for a, op, b in zip(operands, node.ops, operands[1:])]
+            return _chain("and_", pairs)
+        # Other middle operands are evaluated once each, left to right, as Python does.
+        ops = gast.Tuple(elts=[gast.Constant(value=type(op).__name__, kind=None)
+                               for op in node.ops], ctx=gast.Load())
+        thunks = gast.Tuple(elts=[_lazy(o) for o in operands], ctx=gast.Load())
+        return templates.replace_as_expression("ag__.compare_chain(thunks, ops)",
+                                               thunks=thunks, ops=ops)
 
 
 def transform(node, ctx):

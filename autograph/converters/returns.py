@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import gast
 
-from ..pyct.transformer import StatementTransformer
-from ..pyct import templates
+from ..pyct.transformer import StatementTransformer, statements
+from ..pyct import anno, templates
+from ..pyct.activity import activity
+from ..pyct.dataflow import analyze
 from ._blocks import contains, lower_block
 from .breaks import add_loop_test
 
@@ -35,6 +37,16 @@ def _needs_lowering(function) -> bool:
     return False
 
 
+def _falls_off_the_end(body) -> bool:
+    """False for a body ending in `return` or in a `while True:` that nothing breaks."""
+    last = body[-1]
+    if isinstance(last, gast.Return):
+        return False
+    endless = (isinstance(last, gast.While) and isinstance(last.test, gast.Constant)
+               and last.test.value is True)  # the break converter has rewritten broken ones
+    return not endless
+
+
 class _Functions(StatementTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
@@ -44,7 +56,7 @@ class _Functions(StatementTransformer):
         if not _needs_lowering(node):
             return node
         flag, value = self.ctx.namer.new("do_return"), self.ctx.namer.new("retval_")
-        if not isinstance(node.body[-1], gast.Return):  # falling off the end returns None
+        if _falls_off_the_end(node.body):  # that path returns None
             node.body.append(gast.Return(value=None))
 
         def replace_return(ret):
@@ -59,5 +71,28 @@ class _Functions(StatementTransformer):
         return node
 
 
+class _UnboundReads(gast.NodeTransformer):
+    """`return y` where y may be unbound: `return ag__.ld(y)` raises as Python would."""
+
+    def __init__(self, defined):
+        self.defined = defined
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, gast.Load) and node.id not in self.defined:
+            return templates.replace_as_expression("ag__.ld(name)", name=node.id)
+        return node
+
+
+def _check_unbound_returns(function):
+    analyze(function)
+    for statement in statements(function.body):
+        if isinstance(statement, gast.Return) and statement.value is not None:
+            maybe = anno.getanno(statement, anno.Static.MAYBE_DEFINED_IN, frozenset())
+            defined = anno.getanno(statement, anno.Static.DEFINED_IN, frozenset())
+            # Names never bound before are globals or closures: only "maybe" ones are checked.
+            _UnboundReads(defined | (set(activity(statement).read) - maybe)).visit(statement)
+
+
 def transform(node, ctx):
+    _check_unbound_returns(node)
     return _Functions(ctx).visit(node)

@@ -42,12 +42,14 @@ def converted_call(f, args, kwargs):
     from ..conversion import convert_function
     from ..function import GraphFunction
     if f is print:
-        from runtime.ops.effects import print_
+        from . import print_
         return print_(*args, **kwargs)
     if f in LIST_FUNCTIONS and len(args) == 1 and not kwargs and is_traced_list(args[0]):
         return list_call(f, args)
     if isinstance(f, GraphFunction):
         return f(*args, **kwargs)
+    if isinstance(f, functools.partial):
+        return converted_call(f.func, (*f.args, *args), {**f.keywords, **kwargs})
     if isinstance(f, types.MethodType) and is_user_function(f.__func__):
         return convert_function(f.__func__)(f.__self__, *args, **kwargs)
     if is_user_function(f):

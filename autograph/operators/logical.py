@@ -1,6 +1,8 @@
 """`and`, `or`, `not`: lazy like Python, staged when an operand is traced."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 import runtime
@@ -32,3 +34,22 @@ def not_(value):
     if isinstance(value, Tracer):
         return np.logical_not(value)
     return not value
+
+
+_COMPARISONS = {"Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt, "LtE": operator.le,
+                "Gt": operator.gt, "GtE": operator.ge, "Is": operator.is_,
+                "IsNot": operator.is_not, "In": lambda a, b: a in b,
+                "NotIn": lambda a, b: a not in b}
+
+
+def compare_chain(thunks, ops):
+    """`a op1 b op2 c ...`: each operand evaluated at most once, left to right, lazily."""
+    left = thunks[0]()
+
+    def rest(k, left):
+        right = thunks[k + 1]()
+        result = _COMPARISONS[ops[k]](left, right)
+        if k + 1 == len(ops):
+            return result
+        return and_(lambda: result, lambda: rest(k + 1, right))
+    return rest(0, left)

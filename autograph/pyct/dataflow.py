@@ -13,7 +13,7 @@ from __future__ import annotations
 import gast
 
 from .activity import activity, reads
-from .anno import Static, setanno
+from .anno import Static, getanno, setanno
 
 _BLOCKS = (gast.If, gast.While, gast.For)
 
@@ -21,7 +21,8 @@ _BLOCKS = (gast.If, gast.While, gast.For)
 def _header_reads(node) -> set:
     if isinstance(node, (gast.If, gast.While)):
         return reads(node.test)
-    return reads(node.iter)
+    extra = getanno(node, Static.EXTRA_LOOP_TEST)  # `not break_`, read before each step
+    return reads(node.iter) | (reads(extra) if extra is not None else set())
 
 
 def _live_in_block(body, live_out: frozenset) -> frozenset:

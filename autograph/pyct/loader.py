@@ -7,6 +7,7 @@ show it; `runtime.source` translates its lines to the user's original lines.
 from __future__ import annotations
 
 import ast
+import copy
 import itertools
 import linecache
 import types
@@ -48,6 +49,10 @@ def load(function_def, fn, origin_label: str):
     reaches it as one more closure variable.
     """
     freevars = list(fn.__code__.co_freevars)
+    # Inside the factory the def gets a name of its own, so that the function's
+    # name in its body still means what it meant (a global, or a closure cell).
+    function_def = copy.copy(function_def)
+    function_def.name = f"{function_def.name}__converted"
     factory = gast.FunctionDef(
         name=FACTORY, args=_params(["ag__", *freevars]),
         body=[function_def, gast.Return(value=gast.Name(id=function_def.name, ctx=gast.Load(),
@@ -70,8 +75,8 @@ def instantiate(factory_code, fn, ag_module):
     inner = factory(ag_module, *[c.cell_contents if _full(c) else None for c in cells.values()])
     closure = tuple(cells.get(name) or types.CellType(ag_module) if name == "ag__"
                     else cells[name] for name in inner.__code__.co_freevars)
-    converted = types.FunctionType(inner.__code__, fn.__globals__, fn.__name__,
-                                   fn.__defaults__, closure)
+    code = inner.__code__.replace(co_name=fn.__code__.co_name)
+    converted = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
     converted.__kwdefaults__ = fn.__kwdefaults__
     converted.__dict__.update(fn.__dict__)
     converted.__qualname__ = fn.__qualname__

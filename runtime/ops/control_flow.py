@@ -11,18 +11,14 @@ may change shape (it is relaxed to unknown dimensions) but not dtype.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .. import primitives
 from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
-from ..ir import Literal
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder
 from ..tree import flatten
-from ..undefined import is_placeholder
-from .subgraphs import (add_inputs, leaf_names, retype_output, same_static, trace_function,
-                        union_captures, weak_fits)
+from .subgraphs import (add_inputs, fill_placeholders, leaf_names, retype_output, same_static,
+                        trace_function, union_captures, weak_fits)
 
 
 def _out_avals(graph):
@@ -67,12 +63,12 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     names = leaf_names(operands, names)
     t = trace_function(true_fn, operands, "true", names)
     f = trace_function(false_fn, operands, "false", names)
+    _fill_placeholders(t, f)
     if t.out_tree != f.out_tree:
         raise TracingError(
             f"the branches of a traced condition return different structures: "
             f"{t.out_tree} and {f.out_tree}{location_note(user_source())}")
     n = len(t.out_leaves)
-    _fill_placeholders(t, f)
     static = [same_static(a, b) for a, b in zip(t.out_leaves, f.out_leaves)]
     keep = [i for i in range(n) if not static[i]]
     true, false = t.finish(keep), f.finish(keep)
@@ -88,13 +84,10 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
 
 
 def _fill_placeholders(t, f):
-    """A `Placeholder` output facing a value becomes zeros of that value's type."""
-    for i, (a, b) in enumerate(zip(t.out_leaves, f.out_leaves)):
-        for mine, other, traced in ((a, b, t), (b, a, f)):
-            if is_placeholder(mine) and not is_placeholder(other):
-                aval = other.aval if isinstance(other, Tracer) else Literal(other).aval \
-                    if np.ndim(other) == 0 else AbstractValue(np.shape(other), np.result_type(other))
-                traced.out_leaves[i] = np.zeros(tuple(d or 0 for d in aval.shape), aval.dtype)
+    """Placeholders in one branch's outputs take the shape of the other branch's values."""
+    a, b = t.out_tree.unflatten(t.out_leaves), f.out_tree.unflatten(f.out_leaves)
+    t.out_leaves, t.out_tree = flatten(fill_placeholders(a, b))
+    f.out_leaves, f.out_tree = flatten(fill_placeholders(b, a))
 
 
 def _unify_dtypes(a_graph, b_graph, names):

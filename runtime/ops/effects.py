@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from .. import primitives
-from ..tracer import Tracer, bind
+from ..tracer import Tracer, bind, current_builder
 
 
 def _template(values):
@@ -49,10 +49,13 @@ assert_p = primitives.define("assert", lambda *a, **p: [], _assert_kernel,
                              multiple_results=True, effectful=True)
 
 
-def print_(*values, sep=" ", end="\n"):
-    """`print` that stages itself when a value is traced (prints when the graph runs)."""
+def print_(*values, sep=" ", end="\n", always_stage=False):
+    """`print` staged when a value is traced (it then prints each time the graph runs).
+
+    With `always_stage`, a print of Python values alone is staged too while tracing.
+    """
     template, operands = _template(values)
-    if not operands:
+    if not operands and not (always_stage and current_builder() is not None):
         print(*values, sep=sep, end=end)
         return
     bind(print_p, *operands, template=template, sep=sep, end=end)

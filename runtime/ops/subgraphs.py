@@ -15,6 +15,7 @@ from ..abstract import AbstractValue
 from ..ir import Graph, Literal, Var
 from ..tracer import GraphBuilder, Tracer, current_builder
 from ..tree import TreeDef, flatten
+from ..undefined import is_placeholder
 
 
 @dataclasses.dataclass
@@ -116,3 +117,28 @@ def leaf_names(values: tuple, names) -> list | None:
         count = len(flatten(value)[0])
         out.extend([name] if count == 1 else [f"{name}_{k}" for k in range(count)])
     return out
+
+
+def fill_placeholders(value, other):
+    """`value` with each `Placeholder` that faces a value in `other` replaced by a stand-in.
+
+    The stand-in has the other value's structure and types (zeros for traced
+    leaves, the same object for Python leaves); no path reads it.
+    """
+    if is_placeholder(value) and not is_placeholder(other):
+        leaves, tree = flatten(other)
+        return tree.unflatten([_stand_in(leaf) for leaf in leaves])
+    if isinstance(value, (tuple, list)) and type(value) is type(other) and len(value) == len(other):
+        items = [fill_placeholders(v, o) for v, o in zip(value, other)]
+        return type(value)(*items) if hasattr(type(value), "_fields") else type(value)(items)
+    if isinstance(value, dict) and isinstance(other, dict) and value.keys() == other.keys():
+        return {k: fill_placeholders(v, other[k]) for k, v in value.items()}
+    return value
+
+
+def _stand_in(leaf):
+    if isinstance(leaf, Tracer):
+        return np.zeros(tuple(d or 0 for d in leaf.shape), leaf.dtype)
+    if isinstance(leaf, np.ndarray):
+        return np.zeros_like(leaf)
+    return leaf

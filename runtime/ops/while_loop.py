@@ -20,7 +20,7 @@ from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder
 from ..tree import flatten, leaf_paths
 from ..undefined import is_unbound
-from .subgraphs import leaf_names, retype_output, same_static, trace_function, weak_fits
+from .subgraphs import fill_placeholders, leaf_names, retype_output, same_static, trace_function, weak_fits
 
 
 def _abstract_eval(*operands, cond, body):
@@ -79,9 +79,9 @@ def _aval_of(x):
     return AbstractValue(array.shape, array.dtype)
 
 
-def _staged(cond_fn, body_fn, state, names):
+def _staged(cond_fn, body_fn, state, entry_names):
     leaves, tree = flatten(state)
-    names = leaf_names(state, names)
+    names = leaf_names(state, entry_names)
     labels = names or leaf_paths(tree, "state")
     avals = [x.aval if isinstance(x, Tracer) else None for x in leaves]
     rank = sum(x.ndim if isinstance(x, Tracer) else np.ndim(x) if not is_unbound(x) else 0
@@ -89,6 +89,14 @@ def _staged(cond_fn, body_fn, state, names):
     for _ in range(4 + 2 * rank + len(leaves)):
         body = trace_function(body_fn, (state,), "body", names, avals)
         if body.out_tree != tree:
+            filled = fill_placeholders(state, body.out_tree.unflatten(body.out_leaves))
+            if flatten(filled)[1] != tree:  # a Placeholder took the body's structure
+                state = filled
+                leaves, tree = flatten(state)
+                names = leaf_names(state, entry_names)
+                labels = names or leaf_paths(tree, "state")
+                avals = [x.aval if isinstance(x, Tracer) else None for x in leaves]
+                continue
             raise TracingError(
                 f"a traced loop changed the structure of its state from {tree} to "
                 f"{body.out_tree}{location_note(user_source())}")
