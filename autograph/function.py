@@ -21,15 +21,21 @@ from runtime import AbstractValue, GraphBuilder, Tracer, current_builder
 from runtime.backend import get_backend
 from runtime.codegen import compile_graph
 from runtime.naming import variable_names
-from runtime.source import note_original_location, user_stacklevel
 from runtime.ops.call import call as call_graph
+from runtime.source import note_original_location, user_stacklevel
 from runtime.tree import LEAF, flatten
 
 from .conversion import convert_function
 from .device import current_device
 from .device import state as device_state
 from .operators import converted_call
-from .signature import CallSignature, describe_change, flatten_call, is_array_key, param_specs_of
+from .signature import (
+    CallSignature,
+    describe_change,
+    flatten_call,
+    is_array_key,
+    param_specs_of,
+)
 
 RETRACE_WARNING_AFTER = 5
 

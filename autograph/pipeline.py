@@ -2,8 +2,19 @@
 
 `agc FILE.py::FUNC --stage N` prints the source after the first N of them.
 """
-from .converters import (breaks, calls, conditional_expressions, fors, ifs, lists, logical,
-                         print_assert, returns, whiles, writes)
+from .converters import (
+                         breaks,
+                         calls,
+                         conditional_expressions,
+                         fors,
+                         ifs,
+                         lists,
+                         logical,
+                         print_assert,
+                         returns,
+                         whiles,
+                         writes,
+)
 
 PIPELINE = (
     # Item, attribute and global writes first, while targets are still plain.

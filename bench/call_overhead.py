@@ -17,9 +17,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
+from common import Row, compare, parse_args, report  # noqa: E402
 
 import autograph as ag  # noqa: E402
-from common import Row, compare, parse_args, report  # noqa: E402
 
 NAME = "call_overhead_add1"
 TARGET_DIFF_US = 2.0

@@ -19,11 +19,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
+from common import Row, compare, parse_args, report  # noqa: E402
+from lstm import lstm_cell, make_inputs  # noqa: E402
 
 import autograph as ag  # noqa: E402
 from autograph.conversion import transformed  # noqa: E402
-from common import Row, compare, parse_args, report  # noqa: E402
-from lstm import lstm_cell, make_inputs  # noqa: E402
 
 NAMES = ("convert_50_lines", "while_1000_scalar", "lstm_for_100_steps")
 

@@ -18,9 +18,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
+from common import Row, compare, parse_args, report, time_once_ns  # noqa: E402
 
 import autograph as ag  # noqa: E402
-from common import Row, compare, parse_args, report, time_once_ns  # noqa: E402
 
 NAME_SMALL = "lstm_step_10u_b1"
 NAME_LARGE = "lstm_step_512u_b64"

@@ -1,4 +1,4 @@
-"""A tour in one run: convert an LSTM cell, show its graph and code, time it.
+"""A tour in one run: convert Python control flow, show the graph, time it.
 
     python examples/demo.py
 """
@@ -7,7 +7,17 @@ import time
 import numpy as np
 
 import autograph as ag
-import runtime
+
+
+def collatz(n):
+    steps = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
 
 
 def sigmoid(x):
@@ -22,15 +32,13 @@ def lstm_cell(x, h, c, w, u, b):
     return h_next, c_next
 
 
-def running_max(x, n):
-    """`runtime.while_loop` directly: a staged loop, one trace for every n."""
-    def body(state):
-        i, best = state
-        return i + 1, np.maximum(best, x[i])
-    return runtime.while_loop(lambda s: s[0] < n, body, (0, x[0]))[1]
+def run_lstm(xs, h, c, w, u, b, steps):
+    for t in range(steps):
+        h, c = lstm_cell(xs[t], h, c, w, u, b)
+    return h
 
 
-def median_us(fn, args, repeat=2000):
+def median_us(fn, args, repeat=300):
     times = []
     for _ in range(repeat):
         start = time.perf_counter_ns()
@@ -40,31 +48,30 @@ def median_us(fn, args, repeat=2000):
 
 
 def main():
+    print("== collatz, as autograph rewrites it (ag.to_code) ==")
+    print(ag.to_code(collatz))
+    graph_collatz = ag.convert(collatz)
+    for n in (27, 97, 871):
+        print(f"collatz({n}) = {graph_collatz(np.int64(n))}  (Python: {collatz(n)})")
+    print(f"traced {graph_collatz.trace_count} time: the loop and the branch are staged")
+    print("\n== its graph ==")
+    print(graph_collatz.get_concrete_function(np.int64(27)).graph)
+
     rng = np.random.default_rng(0)
-    units = 10
-    args = [rng.standard_normal(s).astype(np.float32) for s in
-            [(1, units), (1, units), (1, units), (units, 4 * units), (units, 4 * units), (4 * units,)]]
+    units, steps = 10, 100
+    xs = rng.standard_normal((steps, 1, units)).astype(np.float32)
+    h = np.zeros((1, units), np.float32)
+    c = np.zeros((1, units), np.float32)
+    w, u = (rng.standard_normal((units, 4 * units)).astype(np.float32) * 0.3 for _ in range(2))
+    b = np.zeros(4 * units, np.float32)
+    args = (xs, h, c, w, u, b, np.int64(steps))
 
-    cell = ag.convert(lstm_cell)
-    h, c = cell(*args)
-    h_ref, c_ref = lstm_cell(*args)
-    print("== the graph traced from lstm_cell (names are the function's own) ==")
-    print(cell.get_concrete_function(*args).graph)
-    print("\n== the Python it compiles to ==")
-    print(cell.get_concrete_function(*args).source)
-    print(f"same as eager NumPy: {np.allclose(h, h_ref) and np.allclose(c, c_ref)} "
-          f"(dtype {h.dtype}); traced {cell.trace_count} time(s)")
-    eager, graph = median_us(lstm_cell, args), median_us(cell, args)
-    print(f"median per call: eager NumPy {eager:.1f} µs, graph {graph:.1f} µs "
-          f"(ratio {graph / eager:.2f})")
-
-    loop = ag.convert(running_max)
-    x = rng.standard_normal(8)
-    print("\n== a staged while_loop ==")
-    print(loop.get_concrete_function(x, np.int64(5)).graph)
-    for n in (3, 8):
-        print(f"running_max(x, {n}) = {loop(x, np.int64(n)):.4f} "
-              f"(NumPy: {x[:n].max():.4f}), traced {loop.trace_count} time(s)")
+    graph_lstm = ag.convert(run_lstm)
+    same = np.allclose(graph_lstm(*args), run_lstm(xs, h, c, w, u, b, steps), atol=1e-6)
+    eager, graph = median_us(run_lstm, (xs, h, c, w, u, b, steps)), median_us(graph_lstm, args)
+    print(f"\n== an LSTM cell over a staged loop of {steps} steps ==")
+    print(f"same as eager NumPy: {same}; median per call: eager {eager:.0f} µs, "
+          f"graph {graph:.0f} µs (ratio {graph / eager:.2f}); traced {graph_lstm.trace_count}x")
 
 
 if __name__ == "__main__":

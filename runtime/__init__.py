@@ -1,11 +1,17 @@
 """runtime: the graph IR, the tracer and the executor (see runtime/README.md)."""
-from . import ops  # noqa: F401  (fills the primitive tables)
+from . import codegen_control, ops  # noqa: F401  (fill the emitter and primitive tables)
 from .abstract import AbstractValue
-from .errors import AutographError, ConversionError, TracingError
-from .ir import Eqn, Graph, Literal, Var
-from .tracer import GraphBuilder, Tracer, bind, current_builder
-from . import codegen_control  # noqa: F401  (registers the if/while emitters)
 from .backend import Backend, get_backend, gpu_available
 from .codegen import compile_graph
+from .errors import AutographError, ConversionError, TracingError
+from .ir import Eqn, Graph, Literal, Var
 from .ops.control_flow import call, cond, while_loop
 from .ops.introspection import dynamic_shape
+from .tracer import GraphBuilder, Tracer, bind, current_builder
+
+__all__ = [
+    "AbstractValue", "AutographError", "Backend", "ConversionError", "Eqn", "Graph",
+    "GraphBuilder", "Literal", "Tracer", "TracingError", "Var", "bind", "call",
+    "compile_graph", "cond", "current_builder", "dynamic_shape", "get_backend",
+    "gpu_available", "while_loop",
+]

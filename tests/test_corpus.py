@@ -28,11 +28,11 @@ import warnings
 
 import numpy as np
 import pytest
+from corpus import all_cases
 
 import autograph as ag
 from autograph.conversion import convert_function
 from runtime.tree import flatten
-from corpus import all_cases
 
 ARRAYS = (np.ndarray, np.generic)
 CASES = list(all_cases())

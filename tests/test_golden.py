@@ -6,9 +6,9 @@ After a deliberate change to a converter, regenerate them with
 from pathlib import Path
 
 import pytest
+from golden.functions import FUNCTIONS
 
 import autograph as ag
-from golden.functions import FUNCTIONS
 
 GOLDEN = Path(__file__).parent / "golden"
 

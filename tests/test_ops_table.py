@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracle import DTYPES, A, Row, S, cases, check_row, trace_rows
+from test_ops_table_ufuncs import OPERATOR_ROWS, UFUNC_ROWS
 
 import autograph as ag
 import runtime
-from oracle import DTYPES, A, Row, S, cases, check_row, trace_rows
 from runtime import primitives
-from runtime.ops import effects
 from runtime.executor import Executor
-from test_ops_table_ufuncs import OPERATOR_ROWS, UFUNC_ROWS
+from runtime.ops import effects
 
 X, Y, V = A((2, 3)), A((2, 3)), A((3,))       # matrices and a row vector
 X3, X4 = A((2, 3, 4)), A((2, 3, 2, 3))

@@ -13,8 +13,8 @@ import operator
 
 import numpy as np
 import pytest
-
 from oracle import DTYPES, A, Row, S, cases, check_row
+
 from runtime.ops.elementwise import ELEMENTWISE_UFUNCS
 
 NONZERO = dict(lo=1, hi=4, signed=True)

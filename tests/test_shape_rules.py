@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
 from oracle import assert_type_fits, quiet
+
 from runtime import AbstractValue, GraphBuilder
 from runtime.abstract import broadcast_shapes
 

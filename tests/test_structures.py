@@ -2,7 +2,6 @@
 import collections
 
 import numpy as np
-import pytest
 
 import autograph as ag
 

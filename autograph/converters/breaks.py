@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import gast
 
-from ..pyct.transformer import StatementTransformer
 from ..pyct import anno, templates
+from ..pyct.transformer import StatementTransformer
 from ._blocks import contains, lower_block, not_flag
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gast
 
 from ..pyct import templates
+from ..pyct.transformer import ExpressionTransformer
 
 
 def _is_ag(func) -> bool:
@@ -17,7 +18,7 @@ def _is_ag(func) -> bool:
     return isinstance(func, gast.Name) and func.id == "ag__"
 
 
-class _Calls(gast.NodeTransformer):
+class _Calls(ExpressionTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         if _is_ag(node.func):

@@ -1,13 +1,12 @@
 """Conditional expressions: `a if test else b` -> `ag__.if_exp(test, lambda: a, lambda: b)`."""
 from __future__ import annotations
 
-import gast
-
 from ..pyct import templates
+from ..pyct.transformer import ExpressionTransformer
 from .logical import _lazy
 
 
-class _IfExps(gast.NodeTransformer):
+class _IfExps(ExpressionTransformer):
     def visit_IfExp(self, node):
         self.generic_visit(node)
         return templates.replace_as_expression(

@@ -14,12 +14,18 @@ from __future__ import annotations
 
 import gast
 
-from ..pyct.transformer import StatementTransformer
 from ..pyct import anno, templates
 from ..pyct.activity import reads
 from ..pyct.dataflow import analyze
+from ..pyct.transformer import StatementTransformer
 from . import logical
-from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
+from ._state import (
+    block_state,
+    declared_outer,
+    initializers,
+    names_tuple,
+    outer_declarations,
+)
 
 _TEMPLATE = """
 def loop_body(itr, state):

@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import gast
 
-from ..pyct.transformer import StatementTransformer
 from ..pyct import templates
 from ..pyct.dataflow import analyze
-from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
+from ..pyct.transformer import StatementTransformer
+from ._state import (
+    block_state,
+    declared_outer,
+    initializers,
+    names_tuple,
+    outer_declarations,
+)
 
 _TEMPLATE = """
 def if_true(state):

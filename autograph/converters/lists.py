@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import gast
 
-from ..pyct.transformer import StatementTransformer
 from ..pyct import templates
 from ..pyct.activity import activity
+from ..pyct.transformer import StatementTransformer
 
 
 class _Appends(StatementTransformer):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gast
 
 from ..pyct import templates
+from ..pyct.transformer import ExpressionTransformer
 
 
 def _lazy(node):
@@ -30,7 +31,7 @@ def _simple(node) -> bool:
     return isinstance(node, (gast.Name, gast.Constant))
 
 
-class _Logical(gast.NodeTransformer):
+class _Logical(ExpressionTransformer):
     def visit_BoolOp(self, node):
         self.generic_visit(node)
         return _chain("and_" if isinstance(node.op, gast.And) else "or_", node.values)

@@ -8,10 +8,11 @@ from __future__ import annotations
 import gast
 
 from ..pyct import templates
+from ..pyct.transformer import ExpressionTransformer
 from .logical import _lazy
 
 
-class _PrintAssert(gast.NodeTransformer):
+class _PrintAssert(ExpressionTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         if isinstance(node.func, gast.Name) and node.func.id == "print":

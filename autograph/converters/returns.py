@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import gast
 
-from ..pyct.transformer import StatementTransformer, statements
 from ..pyct import anno, templates
 from ..pyct.activity import activity
 from ..pyct.dataflow import analyze
+from ..pyct.transformer import ExpressionTransformer, StatementTransformer, statements
 from ._blocks import contains, lower_block
 from .breaks import add_loop_test
 
@@ -71,7 +71,7 @@ class _Functions(StatementTransformer):
         return node
 
 
-class _UnboundReads(gast.NodeTransformer):
+class _UnboundReads(ExpressionTransformer):
     """`return y` where y may be unbound: `return ag__.ld(y)` raises as Python would."""
 
     def __init__(self, defined):

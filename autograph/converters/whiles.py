@@ -16,11 +16,17 @@ from __future__ import annotations
 
 import gast
 
-from ..pyct.transformer import StatementTransformer
 from ..pyct import templates
 from ..pyct.activity import reads
 from ..pyct.dataflow import analyze
-from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
+from ..pyct.transformer import StatementTransformer
+from ._state import (
+    block_state,
+    declared_outer,
+    initializers,
+    names_tuple,
+    outer_declarations,
+)
 
 _TEMPLATE = """
 def loop_test(state):

@@ -13,8 +13,8 @@ import ast
 
 import gast
 
-from ..pyct.transformer import StatementTransformer
 from ..pyct import templates
+from ..pyct.transformer import StatementTransformer
 from ._state import declared_outer
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import Tracer, TracingError
+from runtime import TracingError
 from runtime.ops.introspection import dynamic_shape
 from runtime.undefined import Placeholder, is_unbound
 

@@ -1,10 +1,15 @@
 """The primitives, one module per family; importing this package fills the tables."""
-from . import elementwise  # noqa: F401
-from . import indexing  # noqa: F401
-from . import control_flow, introspection, py_function  # noqa: F401
-from . import shape_ops, joining  # noqa: F401
-from . import reductions  # noqa: F401
-from . import linalg  # noqa: F401
-from . import sorting  # noqa: F401
-from . import creation  # noqa: F401
-from . import effects  # noqa: F401
+from . import (  # noqa: F401  # noqa: F401
+    control_flow,
+    creation,  # noqa: F401
+    effects,  # noqa: F401
+    elementwise,  # noqa: F401
+    indexing,  # noqa: F401
+    introspection,
+    joining,
+    linalg,  # noqa: F401
+    py_function,
+    reductions,  # noqa: F401
+    shape_ops,
+    sorting,  # noqa: F401
+)

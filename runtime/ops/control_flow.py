@@ -17,8 +17,16 @@ from ..errors import TracingError
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder
 from ..tree import flatten
-from .subgraphs import (add_inputs, fill_placeholders, leaf_names, retype_output, same_static,
-                        trace_function, union_captures, weak_fits)
+from .subgraphs import (
+    add_inputs,
+    fill_placeholders,
+    leaf_names,
+    retype_output,
+    same_static,
+    trace_function,
+    union_captures,
+    weak_fits,
+)
 
 
 def _out_avals(graph):
@@ -106,5 +114,5 @@ def _unify_dtypes(a_graph, b_graph, names):
                 f"cast one of them so that both agree")
 
 
-from .while_loop import while_loop, while_p  # noqa: E402,F401  (re-exported)
 from .call import call, call_p  # noqa: E402,F401
+from .while_loop import while_loop, while_p  # noqa: E402,F401  (re-exported)

@@ -18,9 +18,9 @@ import numpy as np
 from .. import primitives
 from ..abstract import broadcast_shapes
 from ..dispatch import implements, ufunc_handlers, unsupported
+from ..tracer import bind
 from ._rules import aval, dtype_by_example, reject
 from .shape_ops import fmt_shape, known_size, operand
-from ..tracer import bind
 
 _MATMUL = "(n?,k),(k,m?)->(n?,m?)"
 

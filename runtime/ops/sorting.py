@@ -11,8 +11,8 @@ import functools
 import numpy as np
 
 from .. import primitives
-from ..backend import CUPY_OVERRIDES
 from ..abstract import normalize_axis
+from ..backend import CUPY_OVERRIDES
 from ..dispatch import implements
 from ..tracer import bind
 from ._rules import aval, reject

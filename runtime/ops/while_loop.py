@@ -20,7 +20,14 @@ from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder
 from ..tree import flatten, leaf_paths
 from ..undefined import is_unbound
-from .subgraphs import fill_placeholders, leaf_names, retype_output, same_static, trace_function, weak_fits
+from .subgraphs import (
+    fill_placeholders,
+    leaf_names,
+    retype_output,
+    same_static,
+    trace_function,
+    weak_fits,
+)
 
 
 def _abstract_eval(*operands, cond, body):
