@@ -18,12 +18,14 @@ import weakref
 import numpy as np
 
 from runtime import AbstractValue, GraphBuilder, Tracer, current_builder
+from runtime import config
 from runtime.backend import get_backend
 from runtime.codegen import compile_graph
 from runtime.naming import variable_names
 from runtime.ops.call import call as call_graph
 from runtime.source import note_original_location, user_stacklevel
 from runtime.tree import LEAF, flatten
+from runtime.verify import verify
 
 from .conversion import convert_function
 from .device import current_device
@@ -60,6 +62,8 @@ class ConcreteFunction:
                                 for x in out_leaves]
         self._is_output = [isinstance(x, (Tracer, np.ndarray)) for x in out_leaves]
         self._out_tree = out_tree
+        if config.verify_graphs:
+            verify(graph)
         self._fn = compile_graph(graph, backend, self._output_expr)
 
     def _output_expr(self, names, global_name):

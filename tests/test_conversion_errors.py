@@ -6,18 +6,10 @@ import warnings
 
 import numpy as np
 import pytest
+from locations import line_of
 
 import autograph as ag
 from autograph.conversion import ConversionWarning, convert_function
-
-
-def line_of(fn, text):
-    """`file:line` of the first line of `fn`'s source that contains `text`."""
-    lines, start = inspect.getsourcelines(fn)
-    for offset, line in enumerate(lines):
-        if text in line:
-            return f"{inspect.getsourcefile(fn)}:{start + offset}"
-    raise AssertionError(f"{text!r} not in the source of {fn.__name__}")
 
 
 def names(message, word):

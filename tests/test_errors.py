@@ -1,11 +1,11 @@
 """Errors: what tracing and running report, and that the function survives them."""
-import inspect
 import re
 import sys
 import warnings
 
 import numpy as np
 import pytest
+from locations import line_of
 
 import autograph as ag
 
@@ -14,14 +14,6 @@ USER_NAMES = pytest.mark.skipif(
     reason="a trace function (coverage, a debugger) is installed, so traced values are "
            "named t0, t1, ... instead of after the user's variables")
 
-
-def line_of(fn, text):
-    """`file:line` of the line of `fn`'s source that contains `text`."""
-    lines, start = inspect.getsourcelines(fn)
-    for offset, line in enumerate(lines):
-        if text in line:
-            return f"{inspect.getsourcefile(fn)}:{start + offset}"
-    raise AssertionError(f"{text!r} not in the source of {fn.__name__}")
 
 
 def scaled(x, n):

@@ -19,13 +19,7 @@ from ..pyct.activity import reads
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
 from . import logical
-from ._state import (
-    block_state,
-    declared_outer,
-    initializers,
-    names_tuple,
-    outer_declarations,
-)
+from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
 
 _TEMPLATE = """
 def loop_body(itr, state):

@@ -16,13 +16,7 @@ import gast
 from ..pyct import templates
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
-from ._state import (
-    block_state,
-    declared_outer,
-    initializers,
-    names_tuple,
-    outer_declarations,
-)
+from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
 
 _TEMPLATE = """
 def if_true(state):

@@ -20,13 +20,7 @@ from ..pyct import templates
 from ..pyct.activity import reads
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
-from ._state import (
-    block_state,
-    declared_outer,
-    initializers,
-    names_tuple,
-    outer_declarations,
-)
+from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
 
 _TEMPLATE = """
 def loop_test(state):
