@@ -15,6 +15,9 @@ BENCHMARKS = [
     "lstm_step_512u_b64",    # (b)
     "call_overhead_add1",    # (c)
     "first_call_10u_b1",     # (d)
+    "convert_50_lines",      # (e)
+    "while_1000_scalar",     # (f)
+    "lstm_for_100_steps",    # (g)
 ]
 
 

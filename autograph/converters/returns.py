@@ -84,7 +84,7 @@ class _UnboundReads(ExpressionTransformer):
 
 
 def _check_unbound_returns(function):
-    analyze(function)
+    analyze(function, gast.Return, liveness=False)
     for statement in statements(function.body):
         if isinstance(statement, gast.Return) and statement.value is not None:
             maybe = anno.getanno(statement, anno.Static.MAYBE_DEFINED_IN, frozenset())

@@ -104,16 +104,17 @@ def _functions_holding(function_node, kinds) -> list:
     return found
 
 
-def analyze(function_node, kinds=(gast.stmt,)) -> None:
+def analyze(function_node, kinds=(gast.stmt,), liveness: bool = True) -> None:
     """Annotates the statements of a `FunctionDef` and of the functions nested in it.
 
     Only functions holding a statement of one of `kinds` (outside their own
     nested functions) are analysed: a converter of `while` loops asks for
-    `gast.While`.
+    `gast.While`. Without `liveness`, only definite assignment is computed.
     """
     for node in _functions_holding(function_node, kinds):
         params = frozenset(activity(node.args).modified)
-        _live_in_block(node.body, frozenset())
+        if liveness:
+            _live_in_block(node.body, frozenset())
         _define_block(node.body, params)
         _define_block(node.body, params, Static.MAYBE_DEFINED_IN, frozenset.__or__)
 
