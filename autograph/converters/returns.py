@@ -24,7 +24,7 @@ from ..pyct import anno, templates
 from ..pyct.activity import activity
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import ExpressionTransformer, StatementTransformer, statements
-from ._blocks import contains, lower_block
+from ._blocks import contains, guarded, lower_block
 from .breaks import add_loop_test
 
 
@@ -63,8 +63,12 @@ class _Functions(StatementTransformer):
             result = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
             return templates.replace("flag = True\nvalue = result", flag=flag, value=value,
                                      result=result)
+        def stop_loop(loop):
+            add_loop_test(loop, flag)
+            if contains(loop.body, gast.Return, into_loops=True):  # its `else` must not run
+                loop.orelse = guarded(loop.orelse, flag)
         body = lower_block(node.body, gast.Return, replace_return, flag, into_loops=True,
-                           on_loop=lambda loop: add_loop_test(loop, flag))
+                           on_loop=stop_loop)
         node.body = (templates.replace("flag = False\nvalue = ag__.Placeholder(label)", flag=flag,
                                        value=value, label=gast.Constant(value=value, kind=None))
                      + body + templates.replace("return value", value=value))

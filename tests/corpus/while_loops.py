@@ -283,7 +283,21 @@ def while_break_as_last_statement(x_vec):
 
 XFAIL: dict = {}
 
+def return_inside_while_skips_else(x_vec, n_int):
+    """A `return` in the body leaves the function: the loop's `else` must not run."""
+    i = 0
+    while i < n_int:
+        i += 1
+        if x_vec[i - 1] > 0:
+            return x_vec * i
+    else:
+        return x_vec - 1.0
+    return x_vec
+
+
 CASES = [
+    (return_inside_while_skips_else, [(vec(-1.0, 2.0, 3.0), i64(3)), (vec(-1.0, -2.0, -3.0), i64(3)),
+                                      (vec(1.0, 2.0, 3.0), i64(0))]),
     (while_else_return_unless_broken, [(vec(1.0, -2.0, 3.0),), (vec(1.0, 2.0, 3.0),)]),
     (while_break_as_last_statement, [(vec(1.0, -2.0, 3.0),), (vec(1.0, 2.0, 3.0),)]),
     (count_down, [(i64(0),), (i64(1),), (i64(5),)]),
