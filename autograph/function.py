@@ -17,8 +17,7 @@ import weakref
 
 import numpy as np
 
-from runtime import AbstractValue, GraphBuilder, Tracer, current_builder
-from runtime import config
+from runtime import AbstractValue, GraphBuilder, Tracer, config, current_builder
 from runtime.backend import get_backend
 from runtime.codegen import compile_graph
 from runtime.naming import variable_names

@@ -13,14 +13,20 @@ from __future__ import annotations
 
 
 class Primitive:
-    """A named operation of the IR. `effectful` ones are never reordered or dropped."""
+    """A named operation of the IR.
 
-    __slots__ = ("name", "multiple_results", "effectful")
+    `effectful` ones are never reordered or dropped; the outputs of `views` ones
+    may share memory with their first input, as NumPy views do.
+    """
 
-    def __init__(self, name: str, *, multiple_results: bool = False, effectful: bool = False):
+    __slots__ = ("name", "multiple_results", "effectful", "views")
+
+    def __init__(self, name: str, *, multiple_results: bool = False, effectful: bool = False,
+                 views: bool = False):
         self.name = name
         self.multiple_results = multiple_results
         self.effectful = effectful
+        self.views = views
 
     def __repr__(self):
         return self.name

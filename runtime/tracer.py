@@ -46,6 +46,7 @@ class GraphBuilder:
         self.consts: dict[Var, object] = {}
         self._const_vars: dict[int, tuple] = {}   # id(value) -> (Var, value)
         self.captures: list[tuple] = []          # (outer atom, inner Var)
+        self.shares_memory: set[int] = set()      # Vars that are NumPy views, or have views
         self._captured: dict[int, Var] = {}       # id(outer Var) -> inner Var
         self.finished = False
 
@@ -125,6 +126,8 @@ class GraphBuilder:
             raise
         outs = [Var(av) for av in (avals if prim.multiple_results else [avals])]
         self.eqns.append(Eqn(prim, atoms, params, outs, source))
+        if prim.views and isinstance(atoms[0], Var):
+            self.shares_memory.update([atoms[0].id] + [v.id for v in outs])
         tracers = [Tracer(self, v) for v in outs]
         return tracers if prim.multiple_results else tracers[0]
 

@@ -223,17 +223,37 @@ for _name, _ufunc in _BINARY.items():
     setattr(Tracer, f"__{_name}__", _binary(_ufunc))
     setattr(Tracer, f"__r{_name}__", _binary(_ufunc, reflected=True))
 def _in_place(ufunc):
-    """`x op= y`: NumPy keeps x's dtype and shape (casting "same_kind"); x is rebound."""
+    """`x op= y`: NumPy keeps x's dtype and shape (casting "same_kind") and writes into x.
+
+    The traced value x then holds the result, so every name bound to it sees the
+    change, as with an array. A view, or an array with views, would change the
+    values sharing its memory too, which a graph cannot follow: `TracingError`.
+    """
     def apply(self, other):
         result = ufunc(self, other)
         if result.shape != self.shape and None not in result.shape + self.shape:
             raise ValueError(f"non-broadcastable output operand with shape {self.shape} "
                              f"doesn't match the broadcast shape {result.shape}")
-        if result.dtype == self.dtype:
-            return result
-        _check_in_place_cast(ufunc, self, other)
-        return result.astype(self.dtype)
+        if result.dtype != self.dtype:
+            _check_in_place_cast(ufunc, self, other)
+            result = result.astype(self.dtype)
+        if self.builder is not result.builder:
+            return result  # a value of an enclosing graph: rebind, do not rewrite it
+        if self.node.id in self.builder.shares_memory:
+            name = f"{self.node.name!r}" if self.node.name else "a traced value"
+            raise TracingError(
+                f"in-place `{ufunc.__name__}` on {name}, which shares memory with another "
+                f"array (a view such as x[1:], x.T or x.reshape(...), or an array with views)"
+                f"{location_note(user_source())}: NumPy would change both; write "
+                f"`x = x {_SYMBOLS.get(ufunc.__name__, 'op')} ...` to make a new array instead")
+        self.node = result.node
+        return self
     return apply
+
+
+_SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//",
+            "remainder": "%", "power": "**", "matmul": "@", "bitwise_and": "&",
+            "bitwise_or": "|", "bitwise_xor": "^", "left_shift": "<<", "right_shift": ">>"}
 
 
 def _check_in_place_cast(ufunc, target, other):

@@ -15,7 +15,10 @@ def contains(nodes, kinds, into_loops: bool) -> bool:
         node = stack.pop()
         if isinstance(node, kinds):
             return True
-        if isinstance(node, _SCOPES) or (not into_loops and isinstance(node, (gast.While, gast.For))):
+        if isinstance(node, _SCOPES):
+            continue
+        if not into_loops and isinstance(node, (gast.While, gast.For)):
+            stack.extend(node.orelse)  # an inner loop's `else` jumps for the outer loop
             continue
         stack.extend(gast.iter_child_nodes(node))
     return False
@@ -56,7 +59,9 @@ def lower_block(body: list, jump_kinds, replace_jump, flag: str, into_loops: boo
 
 def _lower_children(node, jump_kinds, replace_jump, flag, into_loops, on_loop):
     if isinstance(node, (gast.While, gast.For)):
-        if not into_loops:
+        if not into_loops:  # only its `else` holds jumps of the loop being lowered
+            node.orelse = lower_block(node.orelse, jump_kinds, replace_jump, flag, into_loops,
+                                      on_loop)
             return
         on_loop(node)
     for field in ("body", "orelse", "finalbody"):

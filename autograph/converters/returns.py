@@ -38,13 +38,22 @@ def _needs_lowering(function) -> bool:
 
 
 def _falls_off_the_end(body) -> bool:
-    """False for a body ending in `return` or in a `while True:` that nothing breaks."""
-    last = body[-1]
-    if isinstance(last, gast.Return):
+    """Whether control can reach the end of `body` (and so return None there).
+
+    The `break` converter has run: a loop that still has an `else` is never
+    broken out of, and a `while True:` it left alone never ends but by `return`.
+    """
+    last = body[-1] if body else None
+    if isinstance(last, (gast.Return, gast.Raise)):
         return False
-    endless = (isinstance(last, gast.While) and isinstance(last.test, gast.Constant)
-               and last.test.value is True)  # the break converter has rewritten broken ones
-    return not endless
+    if isinstance(last, gast.If):
+        return _falls_off_the_end(last.body) or _falls_off_the_end(last.orelse)
+    if isinstance(last, gast.While) and isinstance(last.test, gast.Constant) \
+            and last.test.value is True:
+        return False
+    if isinstance(last, (gast.While, gast.For)) and last.orelse:
+        return _falls_off_the_end(last.orelse)
+    return True
 
 
 class _Functions(StatementTransformer):

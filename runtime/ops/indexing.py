@@ -194,7 +194,7 @@ def _kernel(xp, index):
     return lambda x, *values: x[_fill(index, values)]
 
 
-getitem_p = primitives.define("getitem", _abstract_eval, _kernel)
+getitem_p = primitives.define("getitem", _abstract_eval, _kernel, views=True)
 
 
 def getitem(x, index):

@@ -107,7 +107,7 @@ split_p = primitives.define(
     "split", _split_rule,
     lambda xp, indices_or_sections, axis=0: functools.partial(
         xp.split, indices_or_sections=indices_or_sections, axis=axis),
-    multiple_results=True)
+    multiple_results=True, views=True)
 
 
 def _join(prim, arrays, axis, extra, out, dtype, casting):

@@ -132,18 +132,18 @@ def _broadcast_to_rule(x, *, shape):
 
 reshape_p = primitives.define(
     "reshape", _reshape_rule,
-    lambda xp, shape, order="C": lambda a: xp.reshape(a, shape, order=order))
+    lambda xp, shape, order="C": lambda a: xp.reshape(a, shape, order=order), views=True)
 transpose_p = primitives.define(
     "transpose", _transpose_rule,
-    lambda xp, axes: functools.partial(xp.transpose, axes=axes))
+    lambda xp, axes: functools.partial(xp.transpose, axes=axes), views=True)
 squeeze_p = primitives.define(
-    "squeeze", _squeeze_rule, lambda xp, axis: functools.partial(xp.squeeze, axis=axis))
+    "squeeze", _squeeze_rule, lambda xp, axis: functools.partial(xp.squeeze, axis=axis), views=True)
 expand_dims_p = primitives.define(
     "expand_dims", _expand_dims_rule,
-    lambda xp, axis: functools.partial(xp.expand_dims, axis=axis))
+    lambda xp, axis: functools.partial(xp.expand_dims, axis=axis), views=True)
 broadcast_to_p = primitives.define(
     "broadcast_to", _broadcast_to_rule,
-    lambda xp, shape: functools.partial(xp.broadcast_to, shape=shape))
+    lambda xp, shape: functools.partial(xp.broadcast_to, shape=shape), views=True)
 copy_p = primitives.define("copy", _same, lambda xp: xp.copy)
 
 

@@ -1,0 +1,353 @@
+"""A small grammar of random NumPy programs with Python control flow, as source text.
+
+`programs()` is a Hypothesis strategy for `Program`s: the source of a module
+defining `f(n, k, x, p)` that mixes nested `if`/`elif`/`else`, bounded `while`
+loops, `for` loops over `range` (traced and Python bounds) and over arrays,
+`break`, `continue` and early `return`s. Every program is valid Python that
+returns on every path, and every run of it terminates:
+
+- parameters: `n`, `k` are int64 0-d values (traced), `x` a float64 array of
+  shape (3,) (traced), `p` a Python int (static: part of the cache key);
+- locals `a`, `b` (int64) and `y` (float64, shape (3,)) are bound at the top,
+  so every variable read is bound on every path; loop counters and loop
+  targets are read only inside their own loop;
+- all integer state is np.int64 (an int expression that may be a Python int
+  in eager NumPy, such as a `range` target, is added to `np.int64(0)` before it
+  is stored), all array state float64 of shape (3,), so branches agree on dtypes;
+- every `while` loop has its own counter, incremented by its first statement,
+  and a hard bound (`i0 < 8`), so no loop runs more than 8 times;
+- every path returns `(int64 value, float64 array)`, or in some programs every
+  path returns one float64 array.
+
+The grammar is a handful of functions below, one per syntactic category, each
+with a depth limit. `render` of a drawn program is what the test writes to a
+file and imports (the converter reads the source with `inspect.getsource`).
+
+`Features` turns parts of the grammar off; `test_generated_programs.py` uses it
+to leave out constructs behind known bugs (each has an xfail regression test).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import strategies as st
+
+MAX_DEPTH = 3          # statements nested at most this deep (if/while/for)
+MAX_LOOP_NESTING = 2   # loops inside loops
+MAX_EXPR_DEPTH = 2
+WHILE_BOUND = 8        # hard bound on every while loop's counter
+MAX_STATEMENTS = 24    # statements in one program (conversion time grows with size)
+
+INT_VARS = ("k", "a", "b")          # int64 state, assignable
+ARRAY_VARS = ("x", "y")             # float64[3] state, assignable
+FLOAT_VAR = "s"                     # float64 scalar state, assignable
+FLAG_VAR = "done"                   # a flag: starts as Python False, may become traced
+
+
+@dataclasses.dataclass(frozen=True)
+class Features:
+    """Parts of the grammar that may be switched off."""
+    early_return: bool = True        # `return` before the end of the function
+    return_in_loop: bool = True      # `return` inside a loop body
+    break_continue: bool = True
+    while_loops: bool = True
+    for_range: bool = True
+    for_array: bool = True           # `for v in x:`
+    python_counter: bool = True      # `i0 = 0` (a Python int) as a while counter
+    loop_else: bool = True           # `while ...: ... else: ...`, `for ...: ... else: ...`
+    jump_in_loop_else: bool = True   # `break`/`continue` of an outer loop in a loop's `else`
+    return_in_loop_with_else: bool = True  # `return` in the body of a loop that has an `else`
+    if_expressions: bool = True      # `a if c else b`
+    while_true: bool = True          # `while True:` left by a `break` on its counter
+
+
+@dataclasses.dataclass(frozen=True)
+class IntExpr:
+    src: str
+    numpy: bool      # an np.int64 (not a Python int) when the function runs eagerly
+
+
+@dataclasses.dataclass
+class _Scope:
+    """What a statement may read and do where it is generated."""
+    depth: int = 0
+    loops: int = 0                               # enclosing loops
+    ints: tuple = ()                             # extra readable int names: (name, numpy)
+    floats: tuple = ()                           # readable float64 scalar names
+    jumps: bool = True                           # `break`/`continue` allowed (in a loop)
+    returns: bool = True                         # `return` allowed
+
+    def inner(self, loop=False, ints=(), floats=(), jumps=True, returns=True):
+        return _Scope(self.depth + 1, self.loops + loop, self.ints + tuple(ints),
+                      self.floats + tuple(floats), loop or (jumps and self.jumps),
+                      returns and self.returns)
+
+
+@dataclasses.dataclass(frozen=True)
+class Program:
+    source: str
+    p: int           # the Python-int argument, fixed for every call of one program
+    returns_tuple: bool  # every path returns `(int64, float64[3])`, else one float64[3]
+
+    def __str__(self):
+        return self.source
+
+
+class _Generator:
+    def __init__(self, draw, features: Features, returns_tuple: bool):
+        self.draw = draw
+        self.features = features
+        self.returns_tuple = returns_tuple
+        self.counters = 0
+        self.statements = 0
+
+    def choice(self, options):
+        return self.draw(st.sampled_from(options))
+
+    def int_literal(self):
+        return str(self.draw(st.integers(0, 5)))
+
+    def float_literal(self):
+        return self.choice(["0.0", "0.5", "1.0", "-0.5", "2.0", "-1.5"])
+
+    # --- expressions -------------------------------------------------------
+
+    def int_expr(self, scope, depth=0) -> IntExpr:
+        leaf = depth >= MAX_EXPR_DEPTH or self.draw(st.booleans())
+        if leaf:
+            atoms = [IntExpr(v, True) for v in ("n",) + INT_VARS]
+            atoms += [IntExpr(name, numpy) for name, numpy in scope.ints]
+            atoms += [IntExpr("p", False), IntExpr(self.int_literal(), False)]
+            return self.choice(atoms)
+        kind = self.choice(["add", "sub", "mul", "floordiv", "mod", "maximum", "minimum",
+                            "count", "argmax"] + (["ifexp"] if self.features.if_expressions else []))
+        if kind == "ifexp":
+            left, right = self.int_expr(scope, depth + 1), self.int_expr(scope, depth + 1)
+            return IntExpr(f"({left.src} if {self.condition(scope, 1)} else {right.src})",
+                           left.numpy and right.numpy)
+        if kind in ("count", "argmax"):
+            arr = self.array_expr(scope, depth + 1)
+            return IntExpr(f"np.sum({arr} > {self.float_literal()})" if kind == "count"
+                           else f"np.argmax({arr})", True)
+        left = self.int_expr(scope, depth + 1)
+        if kind in ("mul", "floordiv", "mod"):
+            right = {"mul": self.choice(["2", "3", "-1"]), "floordiv": "2",
+                     "mod": self.choice(["2", "3"])}[kind]
+            op = {"mul": "*", "floordiv": "//", "mod": "%"}[kind]
+            return IntExpr(f"({left.src} {op} {right})", left.numpy)
+        right = self.int_expr(scope, depth + 1)
+        if kind in ("maximum", "minimum"):
+            return IntExpr(f"np.{kind}({left.src}, {right.src})", True)
+        op = "+" if kind == "add" else "-"
+        return IntExpr(f"({left.src} {op} {right.src})", left.numpy or right.numpy)
+
+    def int64_expr(self, scope) -> str:
+        """An int expression that is an np.int64 when run eagerly (storable as state)."""
+        e = self.int_expr(scope)
+        if e.numpy:
+            return e.src
+        return f"np.int64({e.src})" if e.src.isdigit() else f"np.int64(0) + {e.src}"
+
+    def float_scalar(self, scope, depth=0) -> str:
+        kind = self.choice(["sum", "max", "item", "mean", "var"])
+        if kind == "var":
+            return self.choice((FLOAT_VAR,) + scope.floats)
+        arr = self.array_expr(scope, depth + 1) if depth < MAX_EXPR_DEPTH else \
+            self.choice(ARRAY_VARS)
+        if kind == "item":
+            return f"{arr}[{self.choice(['0', '1', '2', '-1'])}]" if arr in ARRAY_VARS \
+                else f"({arr})[0]"
+        return f"np.mean({arr})" if kind == "mean" else f"({arr}).{kind}()" \
+            if arr not in ARRAY_VARS else f"{arr}.{kind}()"
+
+    def array_expr(self, scope, depth=0) -> str:
+        if depth >= MAX_EXPR_DEPTH or self.draw(st.integers(0, 2)) == 0:
+            return self.choice(ARRAY_VARS)
+        kind = self.choice(["add", "sub", "scale", "tanh", "maximum", "where", "int",
+                            "scalar", "abs", "reverse"]
+                           + (["ifexp"] if self.features.if_expressions else []))
+        a = self.array_expr(scope, depth + 1)
+        if kind == "ifexp":
+            return f"({a} if {self.condition(scope, 1)} else {self.array_expr(scope, depth + 1)})"
+        if kind in ("add", "sub"):
+            return f"({a} {'+' if kind == 'add' else '-'} {self.array_expr(scope, depth + 1)})"
+        if kind == "scale":
+            return f"({a} * {self.choice(['0.5', '2.0', '-1.0'])})"
+        if kind in ("tanh", "abs"):
+            return f"np.{kind}({a})"
+        if kind == "maximum":
+            return f"np.{self.choice(['maximum', 'minimum'])}({a}, {self.array_expr(scope, depth + 1)})"
+        if kind == "where":
+            return (f"np.where({a} > {self.float_literal()}, {self.array_expr(scope, depth + 1)}, "
+                    f"{self.array_expr(scope, depth + 1)})")
+        if kind == "int":
+            return f"({a} {self.choice(['+', '*'])} {self.int_expr(scope, MAX_EXPR_DEPTH - 1).src})"
+        if kind == "scalar":
+            return f"({a} - {self.float_scalar(scope, depth + 1)})"
+        return f"{a}[::-1]"
+
+    def condition(self, scope, depth=0) -> str:
+        kind = self.choice(["compare", "parity", "float", "python", "any", "flag"]
+                           + (["not", "and", "or"] if depth < 1 else []))
+        if kind == "flag":
+            return self.choice([FLAG_VAR, f"not {FLAG_VAR}"])
+        if kind == "compare":
+            op = self.choice(["<", "<=", ">", ">=", "==", "!="])
+            return f"{self.int_expr(scope, 1).src} {op} {self.int_expr(scope, 1).src}"
+        if kind == "parity":
+            return f"{self.int_expr(scope, 1).src} % 2 == {self.choice(['0', '1'])}"
+        if kind == "float":
+            return f"{self.float_scalar(scope)} {self.choice(['<', '>'])} {self.float_literal()}"
+        if kind == "python":  # a condition on Python values only: not staged
+            return f"p {self.choice(['<', '>', '=='])} {self.draw(st.integers(0, 3))}"
+        if kind == "any":
+            return f"np.{self.choice(['any', 'all'])}({self.array_expr(scope, 1)} > {self.float_literal()})"
+        if kind == "not":
+            return f"not ({self.condition(scope, depth + 1)})"
+        op = kind
+        return f"({self.condition(scope, depth + 1)}) {op} ({self.condition(scope, depth + 1)})"
+
+    # --- statements --------------------------------------------------------
+
+    def block(self, scope, indent) -> list[str]:
+        """One to three statements; a jump (break, continue, return) ends the block."""
+        lines = []
+        for i in range(self.draw(st.integers(1, 3))):
+            if i and self.statements >= MAX_STATEMENTS:
+                break
+            statement, jumped = self.statement(scope, indent)
+            lines += statement
+            if jumped:
+                break
+        return lines
+
+    def statement(self, scope, indent) -> tuple[list[str], bool]:
+        f = self.features
+        pad = "    " * indent
+        self.statements += 1
+        kinds = ["assign_int", "assign_array", "augassign", "assign_float", "assign_flag"]
+        if scope.depth < MAX_DEPTH and self.statements < MAX_STATEMENTS:
+            kinds += ["if", "if_else", "if_elif"]
+            if scope.loops < MAX_LOOP_NESTING:
+                kinds += (["while"] if f.while_loops else []) + \
+                         (["for_range"] if f.for_range else []) + \
+                         (["for_array"] if f.for_array else [])
+        if scope.loops and scope.jumps and f.break_continue:
+            kinds += ["break", "continue"]
+        if f.early_return and scope.depth and scope.returns and (f.return_in_loop or not scope.loops):
+            kinds += ["return"]
+        kind = self.choice(kinds)
+        if kind == "assign_int":
+            return [f"{pad}{self.choice(INT_VARS)} = {self.int64_expr(scope)}"], False
+        if kind == "assign_array":
+            return [f"{pad}{self.choice(ARRAY_VARS)} = {self.array_expr(scope)}"], False
+        if kind == "assign_float":
+            value = self.float_scalar(scope)
+            if self.draw(st.booleans()):
+                value = f"{FLOAT_VAR} {self.choice(['+', '-', '*'])} {value}"
+            return [f"{pad}{FLOAT_VAR} = {value}"], False
+        if kind == "assign_flag":
+            value = self.choice(["True", "False", self.condition(scope, 1)])
+            return [f"{pad}{FLAG_VAR} = {value}"], False
+        if kind == "augassign":
+            if self.draw(st.booleans()):
+                return [f"{pad}{self.choice(INT_VARS)} += {self.int_expr(scope, 1).src}"], False
+            # Not `x *= c`: in place, it would also change the arrays that alias x.
+            var = self.choice(ARRAY_VARS)
+            return [f"{pad}{var} = {var} * {self.choice(['0.5', '-1.0', '1.5'])}"], False
+        if kind in ("break", "continue"):
+            return [f"{pad}{kind}"], True
+        if kind == "return":
+            return [f"{pad}return {self.result(scope)}"], True
+        if kind.startswith("if"):
+            return self.if_statement(kind, scope, indent), False
+        if kind == "while":
+            return self.while_statement(scope, indent), False
+        return self.for_statement(kind, scope, indent), False
+
+    def if_statement(self, kind, scope, indent):
+        pad = "    " * indent
+        lines = [f"{pad}if {self.condition(scope)}:"] + self.block(scope.inner(), indent + 1)
+        for _ in range(self.draw(st.integers(1, 2)) if kind == "if_elif" else 0):
+            lines += [f"{pad}elif {self.condition(scope)}:"] + self.block(scope.inner(), indent + 1)
+        if kind != "if":
+            lines += [f"{pad}else:"] + self.block(scope.inner(), indent + 1)
+        return lines
+
+    def while_statement(self, scope, indent):
+        pad = "    " * indent
+        counter = f"i{self.counters}"
+        self.counters += 1
+        numpy = not self.features.python_counter or self.draw(st.booleans())
+        bound = self.choice(["n", "p", "k", str(self.draw(st.integers(0, 4)))])
+        lines = [f"{pad}{counter} = {'np.int64(0)' if numpy else '0'}"]
+        if self.features.while_true and self.features.break_continue and self.draw(st.booleans()):
+            lines += [f"{pad}while True:",
+                      f"{pad}    {counter} = {counter} + 1",
+                      f"{pad}    if {counter} > {bound} or {counter} > {WHILE_BOUND}:",
+                      f"{pad}        break"]
+        else:
+            extra = self.choice(["", f" and {self.condition(scope, 1)}"])
+            lines += [f"{pad}while {counter} < {bound} and {counter} < {WHILE_BOUND}{extra}:",
+                      f"{pad}    {counter} = {counter} + 1"]
+        has_else = self.has_else()
+        lines += self.block(scope.inner(loop=True, ints=[(counter, numpy)],
+                                        returns=self.body_returns(has_else)), indent + 1)
+        return lines + self.loop_else(has_else, scope, indent)
+
+    def has_else(self) -> bool:
+        return self.features.loop_else and self.draw(st.integers(0, 3)) == 0
+
+    def body_returns(self, has_else) -> bool:
+        return not has_else or self.features.return_in_loop_with_else
+
+    def loop_else(self, has_else, scope, indent):
+        if not has_else:
+            return []
+        # The `else` block is outside the loop: a jump there is the enclosing loop's.
+        inner = scope.inner(jumps=self.features.jump_in_loop_else)
+        return ["    " * indent + "else:"] + self.block(inner, indent + 1)
+
+    def for_statement(self, kind, scope, indent):
+        pad = "    " * indent
+        target = f"j{self.counters}"
+        self.counters += 1
+        has_else = self.has_else()
+        if kind == "for_array":
+            header = f"for {target} in {self.choice(ARRAY_VARS)}:"
+            inner = scope.inner(loop=True, floats=[target], returns=self.body_returns(has_else))
+        else:
+            bounds = self.choice(["n", "3", "p", "k % 4", "1, n", "n, 5", "0, n, 2"])
+            header = f"for {target} in range({bounds}):"
+            # A range target is a Python int when run eagerly, traced or not in the graph.
+            inner = scope.inner(loop=True, ints=[(target, False)],
+                                returns=self.body_returns(has_else))
+        return [pad + header] + self.block(inner, indent + 1) + \
+            self.loop_else(has_else, scope, indent)
+
+    def result(self, scope) -> str:
+        if self.returns_tuple:
+            return f"({self.int64_expr(scope)}, {self.array_expr(scope)})"
+        return f"{self.array_expr(scope)} + {self.int_expr(scope, 1).src}"
+
+
+@st.composite
+def programs(draw, features: Features = Features()) -> Program:
+    gen = _Generator(draw, features, returns_tuple=draw(st.booleans()))
+    scope = _Scope()
+    body = [f"    a = np.int64({gen.int_literal()})",
+            f"    b = {gen.choice(['k + 1', 'n * 2', 'np.int64(0) + p'])}",
+            f"    y = {gen.choice(['x * 0.5', 'np.tanh(x)', 'x[::-1]'])}",
+            f"    {FLOAT_VAR} = {gen.choice(['x.sum()', 'np.float64(0.0)', 'x[0]'])}",
+            f"    {FLAG_VAR} = False"]
+    body += gen.block(scope, 1)
+    body += [f"    return {gen.result(scope)}"]
+    source = "import numpy as np\n\n\ndef f(n, k, x, p):\n" + "\n".join(body) + "\n"
+    return Program(source, draw(st.integers(0, 3)), gen.returns_tuple)
+
+
+def arguments():
+    """One set of traced arguments `(n, k, x)`: int64, int64, float64[3]."""
+    halves = st.integers(-4, 4).map(lambda v: v / 2)
+    return st.tuples(st.integers(-1, 7), st.integers(-6, 6),
+                     st.lists(halves, min_size=3, max_size=3))
