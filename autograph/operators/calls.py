@@ -13,6 +13,7 @@ import types
 
 import numpy as np
 
+from .effects import print_
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 
 _LIBRARY_DIRS = tuple({os.path.realpath(p) + os.sep for p in (
@@ -42,7 +43,6 @@ def converted_call(f, args, kwargs):
     from ..conversion import convert_function
     from ..function import GraphFunction
     if f is print:
-        from . import print_
         return print_(*args, **kwargs)
     if f in LIST_FUNCTIONS and len(args) == 1 and not kwargs and is_traced_list(args[0]):
         return list_call(f, args)
