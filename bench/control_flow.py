@@ -66,6 +66,14 @@ def fifty_lines(x, n, limit):
         total = total - scale
     for a, b in zip(x, x):
         total = total + a * b
+    smallest = x[0]
+    for v in x:
+        if v < smallest:
+            smallest = v
+    while smallest < 0 and count < 20:
+        smallest = smallest + 1.0
+        count += 1
+    total = total + smallest
     if total > 1e6:
         return total, count
     result = np.stack(steps).sum() + total

@@ -16,10 +16,12 @@ def declared_outer(function) -> dict:
 
 
 def _in_order(names: set, nodes) -> list:
+    """`names` in the order the statements first assign them (the rest sorted)."""
     order = []
-    for node in gast.walk(gast.Module(body=list(nodes), type_ignores=[])):
-        if isinstance(node, gast.Name) and node.id in names and node.id not in order:
-            order.append(node.id)
+    for statement in statements(list(nodes)):
+        for name in sorted(activity(statement).modified & names):
+            if name not in order:
+                order.append(name)
     return order + sorted(names - set(order))
 
 

@@ -15,6 +15,8 @@ import dataclasses
 
 import gast
 
+from .transformer import ExpressionVisitor
+
 
 @dataclasses.dataclass
 class Scope:
@@ -25,7 +27,7 @@ class Scope:
     declared_nonlocal: set = dataclasses.field(default_factory=set)
 
 
-class _Activity(gast.NodeVisitor):
+class _Activity(ExpressionVisitor):
     def __init__(self):
         self.scope = Scope()
 

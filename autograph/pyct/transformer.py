@@ -39,17 +39,15 @@ class StatementTransformer:
 
 
 def statements(node):
-    """Every statement inside `node` (a statement or a list of them), nested blocks included."""
-    stack = list(node) if isinstance(node, list) else [node]
+    """Every statement inside `node` (a statement or a list of them), in source order."""
+    stack = list(reversed(node)) if isinstance(node, list) else [node]
     while stack:
         statement = stack.pop()
         yield statement
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(statement, field, None)
-            if isinstance(block, list):
-                stack.extend(block)
-        for handler in getattr(statement, "handlers", ()):
-            stack.extend(handler.body)
+        blocks = [getattr(statement, f, None) for f in ("body", "orelse", "finalbody")]
+        blocks += [handler.body for handler in getattr(statement, "handlers", ())]
+        for block in reversed([b for b in blocks if isinstance(b, list)]):
+            stack.extend(reversed(block))
 
 
 class ExpressionTransformer:
@@ -92,3 +90,30 @@ class ExpressionTransformer:
                 if replacement is not value:
                     setattr(node, field, replacement)
         return node
+
+
+class ExpressionVisitor:
+    """A lean `gast.NodeVisitor`: `visit_<Type>` methods looked up once per type."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}
+
+    def visit(self, node):
+        kind = type(node)
+        method = self._methods.get(kind, False)
+        if method is False:
+            method = self._methods[kind] = getattr(type(self), f"visit_{kind.__name__}", None)
+        if method is not None:
+            return method(self, node)
+        return self.generic_visit(node)
+
+    def generic_visit(self, node):
+        for field in node._fields:
+            value = getattr(node, field)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, AST):
+                        self.visit(item)
+            elif isinstance(value, AST):
+                self.visit(value)
