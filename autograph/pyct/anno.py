@@ -17,6 +17,7 @@ class Static(enum.Enum):
     ORIGIN = "the (filename, line, function) of the user's source this node came from"
     SCOPE = "activity of a statement or block: the names it reads and the names it modifies"
     LIVE_OUT = "names read after this statement before being written again (liveness)"
+    LIVE_IN = "names read from this statement on before being written again (liveness)"
     DEFINED_IN = "names definitely bound when control reaches this statement"
     MAYBE_DEFINED_IN = "names bound on some path to this statement"
     EXTRA_LOOP_TEST = "an expression a `for` loop also checks before each step (break, return)"

@@ -30,6 +30,7 @@ def _live_in_block(body, live_out: frozenset) -> frozenset:
     for statement in reversed(body):
         setanno(statement, Static.LIVE_OUT, live)
         live = _live_in(statement, live)
+        setanno(statement, Static.LIVE_IN, live)
     return live
 
 
@@ -120,5 +121,11 @@ def analyze(function_node, kinds=(gast.stmt,), liveness: bool = True) -> None:
 
 
 def live_in(body: list, live_out) -> frozenset:
-    """The names `body` reads before rebinding them, given what is live after it."""
+    """The names `body` reads before rebinding them, given what is live after it.
+
+    A block the analysis has seen (a branch or loop body) has it as an annotation.
+    """
+    known = getanno(body[0], Static.LIVE_IN) if body else None
+    if known is not None:
+        return known
     return _live_in_block(body, frozenset(live_out))
