@@ -126,7 +126,7 @@ class GraphBuilder:
             raise
         outs = [Var(av) for av in (avals if prim.multiple_results else [avals])]
         self.eqns.append(Eqn(prim, atoms, params, outs, source))
-        if prim.views and isinstance(atoms[0], Var):
+        if prim.views and isinstance(atoms[0], Var) and _makes_views(atoms, outs):
             self.shares_memory.update([atoms[0].id] + [v.id for v in outs])
         tracers = [Tracer(self, v) for v in outs]
         return tracers if prim.multiple_results else tracers[0]
@@ -137,6 +137,13 @@ class GraphBuilder:
         self.finished = True
         inputs = self.inputs + [inner for _, inner in self.captures]
         return Graph(self.name, inputs, self.eqns, out_atoms, self.consts)
+
+
+def _makes_views(atoms, outs) -> bool:
+    """NumPy returns a copy for a 0-d result and for integer-array or mask indexes."""
+    if not any(v.aval.ndim for v in outs):
+        return False
+    return not any(a.aval.ndim or a.aval.dtype == bool for a in atoms[1:])
 
 
 def bind(prim, *args, **params):

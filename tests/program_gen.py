@@ -2,29 +2,35 @@
 
 `programs()` is a Hypothesis strategy for `Program`s: the source of a module
 defining `f(n, k, x, p)` that mixes nested `if`/`elif`/`else`, bounded `while`
-loops, `for` loops over `range` (traced and Python bounds) and over arrays,
-`break`, `continue` and early `return`s. Every program is valid Python that
-returns on every path, and every run of it terminates:
+loops (also `while True:` with a `break`), `for` loops over `range` (traced and
+Python bounds), over arrays and over `enumerate`, loop `else` blocks, `break`,
+`continue`, early `return`s, `a if c else b` and in-place updates. Every
+program is valid Python that returns on every path, and every run of it
+terminates:
 
 - parameters: `n`, `k` are int64 0-d values (traced), `x` a float64 array of
   shape (3,) (traced), `p` a Python int (static: part of the cache key);
-- locals `a`, `b` (int64) and `y` (float64, shape (3,)) are bound at the top,
-  so every variable read is bound on every path; loop counters and loop
-  targets are read only inside their own loop;
+- locals `a`, `b` (int64), `y` (float64, shape (3,)), `s` (a float64 scalar)
+  and `done` (a flag, starting as Python `False`) are bound at the top, so
+  every variable read is bound on every path; loop counters and loop targets
+  are read only inside their own loop;
 - all integer state is np.int64 (an int expression that may be a Python int
   in eager NumPy, such as a `range` target, is added to `np.int64(0)` before it
   is stored), all array state float64 of shape (3,), so branches agree on dtypes;
 - every `while` loop has its own counter, incremented by its first statement,
-  and a hard bound (`i0 < 8`), so no loop runs more than 8 times;
+  and a hard bound (`i0 < 8`), so no loop runs more than 8 times; `range`
+  bounds are small too (at most `n`, 5, or an enclosing loop's counter);
+- a program with in-place updates (`x *= 0.5`) makes no views (`x[::-1]`);
 - every path returns `(int64 value, float64 array)`, or in some programs every
   path returns one float64 array.
 
-The grammar is a handful of functions below, one per syntactic category, each
-with a depth limit. `render` of a drawn program is what the test writes to a
-file and imports (the converter reads the source with `inspect.getsource`).
+The grammar is a handful of methods of `_Generator`, one per syntactic
+category (`int_expr`, `array_expr`, `condition`, `statement`, ...), with depth
+limits and a statement budget (`MAX_STATEMENTS`).
 
-`Features` turns parts of the grammar off; `test_generated_programs.py` uses it
-to leave out constructs behind known bugs (each has an xfail regression test).
+`Features` switches parts of the grammar off; `test_generated_programs.py` can
+use it to leave out constructs behind open bugs (each has an xfail regression
+test there).
 """
 from __future__ import annotations
 
@@ -59,6 +65,7 @@ class Features:
     return_in_loop_with_else: bool = True  # `return` in the body of a loop that has an `else`
     if_expressions: bool = True      # `a if c else b`
     while_true: bool = True          # `while True:` left by a `break` on its counter
+    in_place: bool = True            # `x *= c`, `y += x` (in programs that make no views)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,10 +101,13 @@ class Program:
 
 
 class _Generator:
-    def __init__(self, draw, features: Features, returns_tuple: bool):
+    def __init__(self, draw, features: Features, returns_tuple: bool, in_place: bool):
         self.draw = draw
         self.features = features
         self.returns_tuple = returns_tuple
+        # In-place updates change every name bound to the same array, as in NumPy; a
+        # program that has them makes no views (`x[::-1]`), which the graph refuses to update.
+        self.in_place = in_place
         self.counters = 0
         self.statements = 0
 
@@ -120,7 +130,8 @@ class _Generator:
             atoms += [IntExpr("p", False), IntExpr(self.int_literal(), False)]
             return self.choice(atoms)
         kind = self.choice(["add", "sub", "mul", "floordiv", "mod", "maximum", "minimum",
-                            "count", "argmax"] + (["ifexp"] if self.features.if_expressions else []))
+                            "count", "argmax"]
+                           + (["ifexp"] if self.features.if_expressions else []))
         if kind == "ifexp":
             left, right = self.int_expr(scope, depth + 1), self.int_expr(scope, depth + 1)
             return IntExpr(f"({left.src} if {self.condition(scope, 1)} else {right.src})",
@@ -149,9 +160,12 @@ class _Generator:
         return f"np.int64({e.src})" if e.src.isdigit() else f"np.int64(0) + {e.src}"
 
     def float_scalar(self, scope, depth=0) -> str:
-        kind = self.choice(["sum", "max", "item", "mean", "var"])
+        kind = self.choice(["sum", "max", "item", "mean", "var", "index"])
         if kind == "var":
             return self.choice((FLOAT_VAR,) + scope.floats)
+        if kind == "index":  # an index known only when the graph runs
+            index = self.int_expr(scope, MAX_EXPR_DEPTH - 1).src
+            return f"{self.choice(ARRAY_VARS)}[{index} % 3]"
         arr = self.array_expr(scope, depth + 1) if depth < MAX_EXPR_DEPTH else \
             self.choice(ARRAY_VARS)
         if kind == "item":
@@ -164,7 +178,7 @@ class _Generator:
         if depth >= MAX_EXPR_DEPTH or self.draw(st.integers(0, 2)) == 0:
             return self.choice(ARRAY_VARS)
         kind = self.choice(["add", "sub", "scale", "tanh", "maximum", "where", "int",
-                            "scalar", "abs", "reverse"]
+                            "scalar", "abs"] + ([] if self.in_place else ["reverse"])
                            + (["ifexp"] if self.features.if_expressions else []))
         a = self.array_expr(scope, depth + 1)
         if kind == "ifexp":
@@ -176,7 +190,8 @@ class _Generator:
         if kind in ("tanh", "abs"):
             return f"np.{kind}({a})"
         if kind == "maximum":
-            return f"np.{self.choice(['maximum', 'minimum'])}({a}, {self.array_expr(scope, depth + 1)})"
+            b = self.array_expr(scope, depth + 1)
+            return f"np.{self.choice(['maximum', 'minimum'])}({a}, {b})"
         if kind == "where":
             return (f"np.where({a} > {self.float_literal()}, {self.array_expr(scope, depth + 1)}, "
                     f"{self.array_expr(scope, depth + 1)})")
@@ -201,7 +216,8 @@ class _Generator:
         if kind == "python":  # a condition on Python values only: not staged
             return f"p {self.choice(['<', '>', '=='])} {self.draw(st.integers(0, 3))}"
         if kind == "any":
-            return f"np.{self.choice(['any', 'all'])}({self.array_expr(scope, 1)} > {self.float_literal()})"
+            arr = self.array_expr(scope, 1)
+            return f"np.{self.choice(['any', 'all'])}({arr} > {self.float_literal()})"
         if kind == "not":
             return f"not ({self.condition(scope, depth + 1)})"
         op = kind
@@ -234,7 +250,8 @@ class _Generator:
                          (["for_array"] if f.for_array else [])
         if scope.loops and scope.jumps and f.break_continue:
             kinds += ["break", "continue"]
-        if f.early_return and scope.depth and scope.returns and (f.return_in_loop or not scope.loops):
+        if f.early_return and scope.depth and scope.returns and \
+                (f.return_in_loop or not scope.loops):
             kinds += ["return"]
         kind = self.choice(kinds)
         if kind == "assign_int":
@@ -252,9 +269,13 @@ class _Generator:
         if kind == "augassign":
             if self.draw(st.booleans()):
                 return [f"{pad}{self.choice(INT_VARS)} += {self.int_expr(scope, 1).src}"], False
-            # Not `x *= c`: in place, it would also change the arrays that alias x.
             var = self.choice(ARRAY_VARS)
-            return [f"{pad}{var} = {var} * {self.choice(['0.5', '-1.0', '1.5'])}"], False
+            if not self.in_place:
+                return [f"{pad}{var} = {var} * {self.choice(['0.5', '-1.0', '1.5'])}"], False
+            op = self.choice(["*=", "+=", "-="])
+            value = self.choice(["0.5", "-1.0", "1.5"]) if op == "*=" else self.choice(
+                [self.array_expr(scope, 1), self.int_expr(scope, 1).src])
+            return [f"{pad}{var} {op} {value}"], False
         if kind in ("break", "continue"):
             return [f"{pad}{kind}"], True
         if kind == "return":
@@ -281,7 +302,8 @@ class _Generator:
         numpy = not self.features.python_counter or self.draw(st.booleans())
         bound = self.choice(["n", "p", "k", str(self.draw(st.integers(0, 4)))])
         lines = [f"{pad}{counter} = {'np.int64(0)' if numpy else '0'}"]
-        if self.features.while_true and self.features.break_continue and self.draw(st.booleans()):
+        features = self.features
+        if features.while_true and features.break_continue and self.draw(st.booleans()):
             lines += [f"{pad}while True:",
                       f"{pad}    {counter} = {counter} + 1",
                       f"{pad}    if {counter} > {bound} or {counter} > {WHILE_BOUND}:",
@@ -313,11 +335,19 @@ class _Generator:
         target = f"j{self.counters}"
         self.counters += 1
         has_else = self.has_else()
-        if kind == "for_array":
+        if kind == "for_array" and self.draw(st.booleans()):
+            item = f"v{self.counters - 1}"
+            header = f"for {target}, {item} in enumerate({self.choice(ARRAY_VARS)}):"
+            inner = scope.inner(loop=True, ints=[(target, False)], floats=[item],
+                                returns=self.body_returns(has_else))
+        elif kind == "for_array":
             header = f"for {target} in {self.choice(ARRAY_VARS)}:"
             inner = scope.inner(loop=True, floats=[target], returns=self.body_returns(has_else))
         else:
-            bounds = self.choice(["n", "3", "p", "k % 4", "1, n", "n, 5", "0, n, 2"])
+            # Bounds stay small: an enclosing loop's counter or target is at most 8.
+            outer = [name for name, _ in scope.ints]
+            bounds = self.choice(["n", "3", "p", "k % 4", "1, n", "n, 5", "0, n, 2"]
+                                 + outer + [f"{name}, n" for name in outer])
             header = f"for {target} in range({bounds}):"
             # A range target is a Python int when run eagerly, traced or not in the graph.
             inner = scope.inner(loop=True, ints=[(target, False)],
@@ -333,11 +363,13 @@ class _Generator:
 
 @st.composite
 def programs(draw, features: Features = Features()) -> Program:
-    gen = _Generator(draw, features, returns_tuple=draw(st.booleans()))
+    gen = _Generator(draw, features, returns_tuple=draw(st.booleans()),
+                     in_place=features.in_place and draw(st.booleans()))
     scope = _Scope()
+    y_values = ["x * 0.5", "np.tanh(x)"] + ([] if gen.in_place else ["x[::-1]"])
     body = [f"    a = np.int64({gen.int_literal()})",
             f"    b = {gen.choice(['k + 1', 'n * 2', 'np.int64(0) + p'])}",
-            f"    y = {gen.choice(['x * 0.5', 'np.tanh(x)', 'x[::-1]'])}",
+            f"    y = {gen.choice(y_values)}",
             f"    {FLOAT_VAR} = {gen.choice(['x.sum()', 'np.float64(0.0)', 'x[0]'])}",
             f"    {FLAG_VAR} = False"]
     body += gen.block(scope, 1)

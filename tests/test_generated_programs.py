@@ -40,8 +40,11 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.filter_too_much])
 
-# The grammar the property test draws from (every construct on).
-FEATURES = Features()
+# The grammar the property test draws from. Constructs behind open bugs that the
+# search hits often are off; each has xfail regression tests at the end of the file.
+FEATURES = Features(
+    in_place=False,  # names aliasing one array across a staged block: test_alias_*
+)
 
 
 # --- loading and checking one program -----------------------------------------------
@@ -150,9 +153,16 @@ GRAMMAR_CONSTRUCTS = {
     "if expression": r"\S if .* else ",
     "and/or/not": r"\) (and|or) \(|not \(",
     "while True": r"while True:",
+    "for over enumerate": r"in enumerate\(",
+    "range bound from an enclosing loop": r"in range\((j|i)\d+",
+    "traced index": r"\[[^]:]*% 3\]",
     "flag set by a condition": r"done = [^TF]",
     "float scalar state": r"\n +s = s ",
 }
+
+
+if FEATURES.in_place:
+    GRAMMAR_CONSTRUCTS["in-place update"] = r"\n +[xy] [-+*]= "
 
 
 def test_grammar_reaches_every_construct():
@@ -210,7 +220,8 @@ def f(n, k, x, p):
         if x.sum() < 0.0:
             return x - 1.0
     return x
-""", program_dir, returns_tuple=False, input_sets=[(3, 1, (0.5, -1.0, 2.0)), (3, -2, (-1.5, 0.0, 1.0)), (0, -2, (-1.5, 0.0, 1.0))])
+""", program_dir, returns_tuple=False,
+        input_sets=[(3, 1, (0.5, -1.0, 2.0)), (3, -2, (-1.5, 0.0, 1.0)), (0, -2, (-1.5, 0.0, 1.0))])
 
 
 # `break`/`continue` in the `else` of an inner loop belong to the outer loop.
@@ -276,4 +287,102 @@ def f(n, k, x, p):
     y = x[::-1]
     x *= -1.0
     return (k, y)
+""", program_dir)
+
+
+# A variable assigned in both branches of an inner `if` inside a branch function.
+
+
+def test_variable_assigned_in_both_branches_of_inner_if(program_dir):
+    check_source("""
+def f(n, k, x, p):
+    t = k
+    if p > 0:
+        if p > 1:
+            t = k
+        else:
+            t = n
+        k = t + 1
+    return (k, x)
+""", program_dir)
+
+
+def test_continue_in_both_branches_of_inner_if(program_dir):
+    # As the generator found it: the break converter's `continue_` flag is the variable.
+    check_source("""
+def f(n, k, x, p):
+    for j in range(3):
+        if p > 0:
+            if p > 1:
+                continue
+            else:
+                continue
+            k = k + 1
+    return (k, x)
+""", program_dir)
+
+
+# An integer index of a 1-d array is a scalar copy, not a view: in-place updates are fine.
+
+
+def test_in_place_after_scalar_index(program_dir):
+    check_source("""
+def f(n, k, x, p):
+    s = x[0]
+    x *= 0.5
+    return (k, x)
+""", program_dir)
+
+
+def test_in_place_after_array_loop(program_dir):
+    check_source("""
+def f(n, k, x, p):
+    for v in x:
+        k = k + 1
+    x *= 0.5
+    return (k, x)
+""", program_dir)
+
+
+ALIAS_ACROSS_STAGED_BLOCK = (
+    "two names bound to one array (`y = x`) stop aliasing once a staged `if` or loop "
+    "carries one of them as state (its output is a new Tracer), so a later in-place update "
+    "of the other no longer reaches it; NumPy's result differs, silently (whether the names "
+    "still alias may depend on the traced condition: refusing may be the only option)")
+
+
+@pytest.mark.xfail(strict=True, reason=ALIAS_ACROSS_STAGED_BLOCK)
+def test_alias_across_staged_if(program_dir):
+    check_source("""
+def f(n, k, x, p):
+    y = x
+    if k > 0:
+        x = x + 1.0
+    y *= 2.0
+    return (k, x)
+""", program_dir)
+
+
+@pytest.mark.xfail(strict=True, reason=ALIAS_ACROSS_STAGED_BLOCK)
+def test_alias_across_staged_if_updating_in_place(program_dir):
+    # Here NumPy's x and y alias on both paths.
+    check_source("""
+def f(n, k, x, p):
+    y = x
+    if k > 0:
+        x *= 0.5
+    y *= 2.0
+    return (k, x)
+""", program_dir)
+
+
+@pytest.mark.xfail(strict=True, reason=ALIAS_ACROSS_STAGED_BLOCK)
+def test_alias_across_staged_for(program_dir):
+    check_source("""
+def f(n, k, x, p):
+    y = x
+    for j in range(n):
+        x *= 0.5
+    y *= 2.0
+    return (k, x)
 """, program_dir)

@@ -5,7 +5,7 @@ import gast
 
 from ..pyct import anno, templates
 from ..pyct.activity import activity
-from ..pyct.dataflow import live_in
+from ..pyct.dataflow import live_in, redefine_block
 from ..pyct.transformer import statements
 
 
@@ -63,3 +63,16 @@ def outer_declarations(function_outer: dict, statements: list) -> list:
     kinds = {function_outer[name] for name in assigned}
     return [kind(names=sorted(n for n in assigned if function_outer[n] is kind))
             for kind in (gast.Global, gast.Nonlocal) if kind in kinds]
+
+
+def enter_as_function(node, blocks: list, state: list) -> None:
+    """Re-annotates `blocks` for their life as generated functions taking `state`.
+
+    Names a block assigns that are not state are locals of its function: unbound
+    when it starts, whatever was bound before `node`.
+    """
+    defined = anno.getanno(node, anno.Static.DEFINED_IN, frozenset())
+    maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_IN, frozenset())
+    for block in blocks:
+        local = activity(block).modified - set(state) if block else set()
+        redefine_block(block, (defined - local) | set(state), (maybe - local) | set(state))

@@ -15,11 +15,18 @@ from __future__ import annotations
 import gast
 
 from ..pyct import anno, templates
-from ..pyct.activity import reads
+from ..pyct.activity import activity, reads
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
 from . import logical
-from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
+from ._state import (
+    block_state,
+    declared_outer,
+    enter_as_function,
+    initializers,
+    names_tuple,
+    outer_declarations,
+)
 
 _TEMPLATE = """
 def loop_body(itr, state):
@@ -62,6 +69,8 @@ class _Fors(StatementTransformer):
                             extra_live=reads(extra) if extra is not None else ())
         body_name, item = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
         test_name = self.ctx.namer.new("extra_test") if extra is not None else None
+        targets = sorted(activity(node.target).modified)  # bound from `itr` at the start
+        enter_as_function(node, [node.body], state + targets)
         self.generic_visit(node)
         before = []
         if extra is not None:

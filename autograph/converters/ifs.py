@@ -16,7 +16,14 @@ import gast
 from ..pyct import templates
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
-from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
+from ._state import (
+    block_state,
+    declared_outer,
+    enter_as_function,
+    initializers,
+    names_tuple,
+    outer_declarations,
+)
 
 _TEMPLATE = """
 def if_true(state):
@@ -39,6 +46,7 @@ class _Ifs(StatementTransformer):
     def visit_If(self, node):
         state = block_state(node, [node.body, node.orelse], outer=self.outer)
         true_name, false_name = self.ctx.namer.new("if_true"), self.ctx.namer.new("if_false")
+        enter_as_function(node, [node.body, node.orelse], state)
         self.generic_visit(node)  # inner ifs next: their state was found on the source
         converted = templates.replace(
             _TEMPLATE, if_true=true_name, if_false=false_name, state=state,

@@ -20,7 +20,14 @@ from ..pyct import templates
 from ..pyct.activity import reads
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
-from ._state import block_state, declared_outer, initializers, names_tuple, outer_declarations
+from ._state import (
+    block_state,
+    declared_outer,
+    enter_as_function,
+    initializers,
+    names_tuple,
+    outer_declarations,
+)
 
 _TEMPLATE = """
 def loop_test(state):
@@ -41,6 +48,7 @@ class _Whiles(StatementTransformer):
     def visit_While(self, node):
         state = block_state(node, [node.body], extra_live=reads(node.test), outer=self.outer)
         test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
+        enter_as_function(node, [node.body], state)
         self.generic_visit(node)
         converted = templates.replace(
             _TEMPLATE, loop_test=test_name, loop_body=body_name, state=state,

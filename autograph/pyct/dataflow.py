@@ -129,3 +129,13 @@ def live_in(body: list, live_out) -> frozenset:
     if known is not None:
         return known
     return _live_in_block(body, frozenset(live_out))
+
+
+def redefine_block(body, defined, maybe) -> None:
+    """Re-annotates definite assignment in `body`, entered with `defined` and `maybe` bound.
+
+    A block that becomes a function of its own (a branch, a loop body) starts with
+    only its parameters and the names it reads from outside bound.
+    """
+    _define_block(body, frozenset(defined))
+    _define_block(body, frozenset(maybe), Static.MAYBE_DEFINED_IN, frozenset.__or__)
