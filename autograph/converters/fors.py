@@ -18,15 +18,7 @@ from ..pyct import anno, templates
 from ..pyct.activity import activity, reads
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
-from . import logical
-from ._state import (
-    block_state,
-    declared_outer,
-    enter_as_function,
-    initializers,
-    names_tuple,
-    outer_declarations,
-)
+from . import _state, logical
 
 _TEMPLATE = """
 def loop_body(itr, state):
@@ -65,24 +57,24 @@ class _Fors(StatementTransformer):
         if extra is not None:  # set before the logical converter ran: convert it now
             extra = logical.transform(extra, self.ctx)
         bind_target = gast.Assign(targets=[node.target], value=node.iter, type_comment=None)
-        state = block_state(node, [[bind_target] + node.body], outer=self.outer,
+        state = _state.block_state(node, [[bind_target] + node.body], outer=self.outer,
                             extra_live=reads(extra) if extra is not None else ())
         body_name, item = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
         test_name = self.ctx.namer.new("extra_test") if extra is not None else None
         targets = sorted(activity(node.target).modified)  # bound from `itr` at the start
-        enter_as_function(node, [node.body], state + targets)
+        _state.enter_as_function(node, [node.body], state + targets)
         self.generic_visit(node)
         before = []
         if extra is not None:
             before = templates.replace(_EXTRA_TEST, extra_test=test_name, state=state, test=extra)
         converted = templates.replace(
             _TEMPLATE, loop_body=body_name, itr=item, state=state, target=node.target,
-            body=node.body, iterable=_iterable(node), names=names_tuple(state),
+            body=node.body, iterable=_iterable(node), names=_state.names_tuple(state),
             extra_test=test_name or gast.Constant(value=None, kind=None),
-            declarations=outer_declarations(self.outer, node.body))
-        return initializers(node, state) + before + converted + node.orelse
+            declarations=_state.outer_declarations(self.outer, node.body))
+        return _state.initializers(node, state) + before + converted + node.orelse
 
 
 def transform(node, ctx):
     analyze(node, gast.For)
-    return _Fors(ctx, declared_outer(node)).visit(node)
+    return _Fors(ctx, _state.declared_outer(node)).visit(node)

@@ -16,14 +16,7 @@ import gast
 from ..pyct import templates
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
-from ._state import (
-    block_state,
-    declared_outer,
-    enter_as_function,
-    initializers,
-    names_tuple,
-    outer_declarations,
-)
+from . import _state
 
 _TEMPLATE = """
 def if_true(state):
@@ -44,19 +37,19 @@ class _Ifs(StatementTransformer):
         self.outer = outer
 
     def visit_If(self, node):
-        state = block_state(node, [node.body, node.orelse], outer=self.outer)
+        state = _state.block_state(node, [node.body, node.orelse], outer=self.outer)
         true_name, false_name = self.ctx.namer.new("if_true"), self.ctx.namer.new("if_false")
-        enter_as_function(node, [node.body, node.orelse], state)
+        _state.enter_as_function(node, [node.body, node.orelse], state)
         self.generic_visit(node)  # inner ifs next: their state was found on the source
         converted = templates.replace(
             _TEMPLATE, if_true=true_name, if_false=false_name, state=state,
-            declarations=outer_declarations(self.outer, node.body),
-            declarations_else=outer_declarations(self.outer, node.orelse),
+            declarations=_state.outer_declarations(self.outer, node.body),
+            declarations_else=_state.outer_declarations(self.outer, node.orelse),
             body=node.body, orelse=node.orelse, test=node.test,
-            names=names_tuple(state))
-        return initializers(node, state) + converted
+            names=_state.names_tuple(state))
+        return _state.initializers(node, state) + converted
 
 
 def transform(node, ctx):
     analyze(node, gast.If)
-    return _Ifs(ctx, declared_outer(node)).visit(node)
+    return _Ifs(ctx, _state.declared_outer(node)).visit(node)

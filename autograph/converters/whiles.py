@@ -20,14 +20,7 @@ from ..pyct import templates
 from ..pyct.activity import reads
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
-from ._state import (
-    block_state,
-    declared_outer,
-    enter_as_function,
-    initializers,
-    names_tuple,
-    outer_declarations,
-)
+from . import _state
 
 _TEMPLATE = """
 def loop_test(state):
@@ -46,17 +39,17 @@ class _Whiles(StatementTransformer):
         self.outer = outer
 
     def visit_While(self, node):
-        state = block_state(node, [node.body], extra_live=reads(node.test), outer=self.outer)
+        state = _state.block_state(node, [node.body], extra_live=reads(node.test), outer=self.outer)
         test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
-        enter_as_function(node, [node.body], state)
+        _state.enter_as_function(node, [node.body], state)
         self.generic_visit(node)
         converted = templates.replace(
             _TEMPLATE, loop_test=test_name, loop_body=body_name, state=state,
-            test=node.test, body=node.body, names=names_tuple(state),
-            declarations=outer_declarations(self.outer, node.body))
-        return initializers(node, state) + converted + node.orelse
+            test=node.test, body=node.body, names=_state.names_tuple(state),
+            declarations=_state.outer_declarations(self.outer, node.body))
+        return _state.initializers(node, state) + converted + node.orelse
 
 
 def transform(node, ctx):
     analyze(node, gast.While)
-    return _Whiles(ctx, declared_outer(node)).visit(node)
+    return _Whiles(ctx, _state.declared_outer(node)).visit(node)

@@ -50,48 +50,6 @@ def statements(node):
             stack.extend(reversed(block))
 
 
-class ExpressionTransformer:
-    """A lean `gast.NodeTransformer`: the same `visit_<Type>` protocol, less overhead.
-
-    Visitor methods are looked up once per node type, and children are read
-    from `_fields` directly, which makes a full walk about twice as fast.
-    """
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls._methods = {}
-
-    def visit(self, node):
-        kind = type(node)
-        method = self._methods.get(kind, False)
-        if method is False:
-            method = self._methods[kind] = getattr(type(self), f"visit_{kind.__name__}", None)
-        if method is not None:
-            return method(self, node)
-        return self.generic_visit(node)
-
-    def generic_visit(self, node):
-        for field in node._fields:
-            value = getattr(node, field)
-            if type(value) is list:
-                new = []
-                for item in value:
-                    if isinstance(item, AST):
-                        item = self.visit(item)
-                        if item is None:
-                            continue
-                        if type(item) is list:
-                            new.extend(item)
-                            continue
-                    new.append(item)
-                value[:] = new
-            elif isinstance(value, AST):
-                replacement = self.visit(value)
-                if replacement is not value:
-                    setattr(node, field, replacement)
-        return node
-
-
 class ExpressionVisitor:
     """A lean `gast.NodeVisitor`: `visit_<Type>` methods looked up once per type."""
 
@@ -117,3 +75,32 @@ class ExpressionVisitor:
                         self.visit(item)
             elif isinstance(value, AST):
                 self.visit(value)
+
+
+class ExpressionTransformer(ExpressionVisitor):
+    """A lean `gast.NodeTransformer`: the same `visit_<Type>` protocol, less overhead.
+
+    Visitor methods are looked up once per node type, and children are read
+    from `_fields` directly, which makes a full walk about twice as fast.
+    """
+
+    def generic_visit(self, node):
+        for field in node._fields:
+            value = getattr(node, field)
+            if type(value) is list:
+                new = []
+                for item in value:
+                    if isinstance(item, AST):
+                        item = self.visit(item)
+                        if item is None:
+                            continue
+                        if type(item) is list:
+                            new.extend(item)
+                            continue
+                    new.append(item)
+                value[:] = new
+            elif isinstance(value, AST):
+                replacement = self.visit(value)
+                if replacement is not value:
+                    setattr(node, field, replacement)
+        return node
