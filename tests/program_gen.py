@@ -66,6 +66,7 @@ class Features:
     if_expressions: bool = True      # `a if c else b`
     while_true: bool = True          # `while True:` left by a `break` on its counter
     in_place: bool = True            # `x *= c`, `y += x` (in programs that make no views)
+    in_place_aliases: bool = True    # ... also where two names may be bound to one array
 
 
 @dataclasses.dataclass(frozen=True)
@@ -257,7 +258,11 @@ class _Generator:
         if kind == "assign_int":
             return [f"{pad}{self.choice(INT_VARS)} = {self.int64_expr(scope)}"], False
         if kind == "assign_array":
-            return [f"{pad}{self.choice(ARRAY_VARS)} = {self.array_expr(scope)}"], False
+            value = self.array_expr(scope)
+            if self.in_place and not f.in_place_aliases and (
+                    value in ARRAY_VARS or value.startswith("(") and " if " in value):
+                value = f"np.copy({value})"  # `y = x` would bind both names to one array
+            return [f"{pad}{self.choice(ARRAY_VARS)} = {value}"], False
         if kind == "assign_float":
             value = self.float_scalar(scope)
             if self.draw(st.booleans()):
@@ -346,8 +351,10 @@ class _Generator:
         else:
             # Bounds stay small: an enclosing loop's counter or target is at most 8.
             outer = [name for name, _ in scope.ints]
-            bounds = self.choice(["n", "3", "p", "k % 4", "1, n", "n, 5", "0, n, 2"]
-                                 + outer + [f"{name}, n" for name in outer])
+            if outer and self.draw(st.booleans()):
+                bounds = self.choice(outer + [f"{name}, n" for name in outer])
+            else:
+                bounds = self.choice(["n", "3", "p", "k % 4", "1, n", "n, 5", "0, n, 2"])
             header = f"for {target} in range({bounds}):"
             # A range target is a Python int when run eagerly, traced or not in the graph.
             inner = scope.inner(loop=True, ints=[(target, False)],

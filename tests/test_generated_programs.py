@@ -43,7 +43,7 @@ SETTINGS = settings(
 # The grammar the property test draws from. Constructs behind open bugs that the
 # search hits often are off; each has xfail regression tests at the end of the file.
 FEATURES = Features(
-    in_place=False,  # names aliasing one array across a staged block: test_alias_*
+    in_place_aliases=False,  # names aliasing one array across a staged block: test_alias_*
 )
 
 
