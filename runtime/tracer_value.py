@@ -237,8 +237,10 @@ def _in_place(ufunc):
         if result.dtype != self.dtype:
             _check_in_place_cast(ufunc, self, other)
             result = result.astype(self.dtype)
-        if self.builder is not result.builder:
-            return result  # a value of an enclosing graph: rebind, do not rewrite it
+        if self.builder is not result.builder or self.ndim == 0:
+            # A value of an enclosing graph is rebound, not rewritten; so is a 0-d
+            # value, which eagerly is a NumPy scalar: immutable, `+=` rebinds it.
+            return result
         if self.node.id in self.builder.shares_memory:
             name = f"{self.node.name!r}" if self.node.name else "a traced value"
             raise TracingError(

@@ -265,9 +265,8 @@ class _Generator:
             return [f"{pad}{self.choice(ARRAY_VARS)} = {value}"], False
         if kind == "assign_float":
             value = self.float_scalar(scope)
-            if self.draw(st.booleans()):
-                value = f"{FLOAT_VAR} {self.choice(['+', '-', '*'])} {value}"
-            return [f"{pad}{FLOAT_VAR} = {value}"], False
+            op = self.choice(["=", "= s +", "= s -", "= s *", "+=", "*="])
+            return [f"{pad}{FLOAT_VAR} {op} {value}"], False
         if kind == "assign_flag":
             value = self.choice(["True", "False", self.condition(scope, 1)])
             return [f"{pad}{FLAG_VAR} = {value}"], False

@@ -157,7 +157,7 @@ GRAMMAR_CONSTRUCTS = {
     "range bound from an enclosing loop": r"in range\((j|i)\d+",
     "traced index": r"\[[^]:]*% 3\]",
     "flag set by a condition": r"done = [^TF]",
-    "float scalar state": r"\n +s = s ",
+    "float scalar state": r"\n +s (= s |[+*]=)",
 }
 
 
@@ -166,10 +166,10 @@ if FEATURES.in_place:
 
 
 def test_grammar_reaches_every_construct():
-    """200 programs of the property's grammar hold each construct (nothing is run)."""
+    """400 programs of the property's grammar hold each construct (nothing is run)."""
     seen = set()
 
-    @settings(max_examples=200, database=None, derandomize=True, phases=[Phase.generate],
+    @settings(max_examples=400, database=None, derandomize=True, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
     @given(programs(FEATURES))
     def sample(program):
@@ -384,5 +384,32 @@ def f(n, k, x, p):
     for j in range(n):
         x *= 0.5
     y *= 2.0
+    return (k, x)
+""", program_dir)
+
+
+SCALAR_AUGASSIGN_REBINDS = (
+    "`k += 1` on an int64 scalar rewrites the traced value in place (as for arrays), so "
+    "every name bound to the same value changes too, a graph input included; NumPy "
+    "scalars are immutable and `+=` rebinds the one name")
+
+
+def test_augmented_assignment_of_scalar_copy(program_dir):
+    check_source("""
+def f(n, k, x, p):
+    k = n
+    k += 1
+    return (n, x)
+""", program_dir)
+
+
+def test_augmented_assignment_after_python_loop(program_dir):
+    # As the generator found it: `k = b` in a loop (or its else), then `b += b`.
+    check_source("""
+def f(n, k, x, p):
+    b = k + 1
+    for j in range(3):
+        k = b
+    b += b
     return (k, x)
 """, program_dir)
