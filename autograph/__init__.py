@@ -12,15 +12,17 @@ described in the project's API document and the README.
 from runtime.errors import AutographError, ConversionError, TracingError
 from runtime.ops.introspection import dynamic_shape as shape
 from runtime.ops.py_function import py_function
+from runtime.variables import Variable
 
 from .conversion import to_code
 from .convert import convert
 from .device import device
 from .function import ConcreteFunction, GraphFunction, RetracingWarning
+from .gradients import grad, value_and_grad
 from .specs import TensorSpec
 
 __all__ = [
     "AutographError", "ConcreteFunction", "ConversionError", "GraphFunction",
     "RetracingWarning", "TensorSpec", "TracingError", "convert", "device", "py_function", "shape",
-    "to_code",
+    "to_code", "grad", "value_and_grad", "Variable",
 ]

@@ -20,10 +20,12 @@ import numpy as np
 from runtime import AbstractValue, GraphBuilder, Tracer, config, current_builder
 from runtime.backend import get_backend
 from runtime.codegen import compile_graph
+from runtime.effects import prune_dead_code
 from runtime.naming import variable_names
 from runtime.ops.call import call as call_graph
 from runtime.source import note_original_location, user_stacklevel
 from runtime.tree import LEAF, flatten
+from runtime.variable_scope import CreationScope
 from runtime.verify import verify
 
 from .conversion import convert_function
@@ -32,11 +34,13 @@ from .device import state as device_state
 from .operators import converted_call
 from .signature import (
     CallSignature,
+    WeakIdentity,
     describe_change,
     flatten_call,
     is_array_key,
     param_specs_of,
 )
+from .specs import TensorSpec
 
 RETRACE_WARNING_AFTER = 5
 
@@ -51,19 +55,31 @@ class ConcreteFunction:
     `graph` prints as text and has `to_dot()`; calling it runs the compiled graph.
     """
 
-    def __init__(self, name, graph, call_sig: CallSignature, out_leaves, out_tree, backend):
+    def __init__(self, name, graph, call_sig: CallSignature, out_leaves, out_tree, backend,
+                 variables=()):
         self.name = name
-        self.graph = graph
+        self.graph = graph = prune_dead_code(graph)
         self.backend = backend
         self._call_sig = call_sig
-        self._input_avals = [v.aval for v in graph.inputs]
+        n_arrays = len(graph.inputs) - len(variables)
+        self._input_avals = [v.aval for v in graph.inputs[:n_arrays]]
+        self._variables = [weakref.ref(v) for v in variables]
         self._static_outputs = [None if isinstance(x, (Tracer, np.ndarray)) else x
                                 for x in out_leaves]
         self._is_output = [isinstance(x, (Tracer, np.ndarray)) for x in out_leaves]
         self._out_tree = out_tree
         if config.verify_graphs:
             verify(graph)
-        self._fn = compile_graph(graph, backend, self._output_expr)
+        self._fn = compile_graph(graph, backend, self._output_expr,
+                                 list(zip(graph.inputs[n_arrays:], self._variables)))
+
+    @property
+    def variables(self) -> list:
+        """The variables the graph reads or writes, in the order of its resource inputs."""
+        variables = [ref() for ref in self._variables]
+        if any(v is None for v in variables):
+            raise ReferenceError(f"a variable of {self.name} was deleted")
+        return variables
 
     def _output_expr(self, names, global_name):
         it = iter(names)
@@ -120,6 +136,7 @@ class GraphFunction:
         self._lock = threading.RLock()
         self._last_sig: CallSignature | None = None
         self._bound_instances: dict = {}
+        self._may_create_variables = True   # until the first trace succeeds
         self.trace_count = 0
 
     # -- calls -------------------------------------------------------------
@@ -155,7 +172,7 @@ class GraphFunction:
         return concrete.call_flat(inputs)
 
     def _call_in_trace(self, concrete, inputs):
-        outs = iter(call_graph(concrete.graph, *inputs))
+        outs = iter(call_graph(concrete.graph, *inputs, variables=concrete.variables))
         leaves = [next(outs) if is_out else static for is_out, static
                   in zip(concrete._is_output, concrete._static_outputs)]
         return concrete._out_tree.unflatten(leaves)
@@ -181,9 +198,18 @@ class GraphFunction:
                 concrete = self._cache.get(key)
                 if concrete is None:
                     concrete = self._relaxed_match(key, sig) or self._trace(sig, key[0])
-                    self._cache[key] = concrete
+                    self._remember(key, concrete)
                     self._remember_fast_path(key[0], sig, concrete)
         return concrete
+
+    def _remember(self, key, concrete):
+        """Caches `concrete`; it is forgotten when an object its key names dies."""
+        self._cache[key] = concrete
+        for leaf_key in key[1][1]:
+            if leaf_key[0] == "object" and isinstance(leaf_key[2], WeakIdentity):
+                obj = leaf_key[2].ref()
+                if obj is not None:
+                    weakref.finalize(obj, _forget, weakref.ref(self), key)
 
     def _remember_fast_path(self, device, sig, concrete):
         _, trees = sig.trees
@@ -198,25 +224,45 @@ class GraphFunction:
 
     # -- tracing -----------------------------------------------------------
     def _trace(self, sig: CallSignature, device: str, keys=None) -> ConcreteFunction:
-        backend = get_backend(device)
+        """Traces the function for `sig`, checking the rules for creating variables.
+
+        Variables may be created on the first trace only. A first trace that
+        creates some is repeated (once the variables exist, the Python function
+        must not create more): the graph comes from the second trace, and a
+        function that creates variables every time it runs fails there.
+        """
         keys = keys or sig.keys
+        allowed = self._may_create_variables
+        concrete, created = self._trace_once(sig, device, keys, allowed)
+        if created:
+            concrete, _ = self._trace_once(sig, device, keys, False)
+        self._may_create_variables = False
+        self.trace_count += 1
+        self._warn_if_retracing(sig.without_values())
+        return concrete
+
+    def _trace_once(self, sig, device, keys, allow_variables: bool):
         builder = GraphBuilder(self.__name__)
         with builder, variable_names():
             leaves = [builder.new_input(AbstractValue(k[2], k[1]), _identifier(label))
                       if is_array_key(k) else x
                       for x, k, label in zip(sig.leaves, keys, sig.labels)]
+            known = {t.node.id: x for t, x in zip(leaves, sig.leaves) if isinstance(t, Tracer)
+                     and not isinstance(x, TensorSpec)}
+            scope = CreationScope(self.__qualname__, builder, allow_variables, known)
             args, kwargs = sig.rebuild(leaves)
             try:
-                out = self._traced_function()(*args, **kwargs)
+                with scope:
+                    out = self._traced_function()(*args, **kwargs)
             except Exception as error:
                 note_original_location(error)
                 raise
         out_leaves, out_tree = flatten(out)
         graph = builder.build([x for x in out_leaves if isinstance(x, (Tracer, np.ndarray))])
-        concrete = ConcreteFunction(self.__name__, graph, sig, out_leaves, out_tree, backend)
-        self.trace_count += 1
-        self._warn_if_retracing(sig)
-        return concrete
+        concrete = ConcreteFunction(self.__name__, graph, sig.without_values(), out_leaves,
+                                    out_tree, get_backend(device),
+                                    [variable for variable, _ in builder.resources])
+        return concrete, bool(scope.created)
 
     def _traced_function(self):
         """What tracing calls: the converted function, unless `autograph=False`."""
@@ -249,9 +295,18 @@ class GraphFunction:
                 continue
             relaxed_key = (device, (trees, relaxed))
             if relaxed_key not in self._cache:
-                self._cache[relaxed_key] = self._trace(sig, device, relaxed)
+                self._remember(relaxed_key, self._trace(sig, device, relaxed))
             return self._cache[relaxed_key]
         return None
+
+    @property
+    def variables(self) -> list:
+        """The variables that the traced graphs use, each once, in the order first used."""
+        found = {}
+        for concrete in list(self._cache.values()):
+            for variable in concrete.variables:
+                found.setdefault(id(variable), variable)
+        return list(found.values())
 
     # -- methods -----------------------------------------------------------
     def __get__(self, instance, owner=None):
@@ -273,6 +328,15 @@ class GraphFunction:
 
     def __repr__(self):
         return f"<GraphFunction {self.__qualname__} (traced {self.trace_count} times)>"
+
+
+def _forget(function_ref, key):
+    """Drops a cache entry whose key names an object that died."""
+    function = function_ref()
+    if function is not None:
+        concrete = function._cache.pop(key, None)
+        if concrete is not None:
+            function._fast = {k: fn for k, fn in function._fast.items() if fn is not concrete._fn}
 
 
 def _relax(old_keys, new_keys):

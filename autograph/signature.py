@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import weakref
 
 import numpy as np
 
@@ -32,6 +33,10 @@ class CallSignature:
     @property
     def key(self):
         return (self.trees, self.keys)
+
+    def without_values(self) -> "CallSignature":
+        """This signature without the argument values (which it must not keep alive)."""
+        return dataclasses.replace(self, leaves=None, bound=None)
 
     def rebuild(self, leaves) -> tuple[tuple, dict]:
         """(args, kwargs) for calling the function with `leaves` in place."""
@@ -61,8 +66,55 @@ def leaf_key(x, spec: TensorSpec | None = None, label: str = "argument"):
     try:
         hash(x)
     except TypeError:
-        return ("object", type(x), id(x))
+        return ("object", type(x), identity_key(x))
+    if type(x).__hash__ is object.__hash__:  # compared by identity: a model, a function
+        return ("object", type(x), identity_key(x))
     return ("py", type(x), x)
+
+
+class WeakIdentity:
+    """A key for an object compared by identity, held weakly: a cache keyed by a
+    model does not keep the model alive (see `GraphFunction._forget_dead_keys`)."""
+
+    __slots__ = ("ref", "id")
+
+    def __init__(self, obj):
+        self.ref = weakref.ref(obj)
+        self.id = id(obj)
+
+    def __hash__(self):
+        return self.id
+
+    def __eq__(self, other):
+        if not isinstance(other, WeakIdentity) or other.id != self.id:
+            return False
+        obj = self.ref()
+        return obj is not None and obj is other.ref()
+
+    def __repr__(self):
+        return f"<weak key of {self.ref()!r}>"
+
+
+class StrongIdentity:
+    """A key for an object compared by identity that cannot be held weakly."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __hash__(self):
+        return id(self.obj)
+
+    def __eq__(self, other):
+        return isinstance(other, StrongIdentity) and other.obj is self.obj
+
+
+def identity_key(x):
+    try:
+        return WeakIdentity(x)
+    except TypeError:
+        return StrongIdentity(x)
 
 
 def check_against_spec(x, spec: TensorSpec, label: str):
@@ -127,6 +179,9 @@ def describe_change(old: CallSignature, new: CallSignature) -> str:
             continue
         if is_array_key(a) and is_array_key(b):
             changes.append(f"argument {label!r} changed from {_array(a)} to {_array(b)}")
+        elif a[0] == "object" and b[0] == "object" and a[1] is b[1]:
+            changes.append(f"argument {label!r} is another {a[1].__name__} object (objects "
+                           f"are keyed by identity)")
         elif a[0] == "py" and b[0] == "py":
             changes.append(f"Python argument {label!r} changed value from {_value(a)} to "
                            f"{_value(b)}")

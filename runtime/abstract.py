@@ -54,7 +54,7 @@ class AbstractValue:
                 and all(a is None or a == b for a, b in zip(self.shape, other.shape)))
 
     def __eq__(self, other):
-        return (isinstance(other, AbstractValue) and self.shape == other.shape
+        return (type(other) is type(self) and self.shape == other.shape
                 and self.dtype == other.dtype)
 
     def __hash__(self):
@@ -63,6 +63,30 @@ class AbstractValue:
     def __repr__(self):
         dims = ",".join("?" if d is None else str(d) for d in self.shape)
         return f"{short_dtype(self.dtype)}[{dims}]"
+
+
+class ResourceType(AbstractValue):
+    """The type of a `Variable`'s handle in a graph; it prints as its value's type.
+
+    >>> ResourceType((3,), np.float32)
+    ref f32[3]
+    """
+
+    __slots__ = ()
+
+    @property
+    def value_type(self) -> AbstractValue:
+        """The type of the values read from (and written to) the variable."""
+        return AbstractValue(self.shape, self.dtype)
+
+    def accepts(self, other: AbstractValue) -> bool:
+        return isinstance(other, ResourceType) and super().accepts(other)
+
+    def __hash__(self):
+        return hash(("ref", self.shape, self.dtype))
+
+    def __repr__(self):
+        return f"ref {super().__repr__()}"
 
 
 def join_shapes(a: Shape, b: Shape) -> Shape:

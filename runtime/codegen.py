@@ -13,6 +13,7 @@ import itertools
 import linecache
 import weakref
 
+from .aliasing import storage_outputs
 from .errors import add_note_once
 from .ir import Graph, Literal
 from .printing import Namer
@@ -36,7 +37,7 @@ _serial = itertools.count()
 class CodeGen:
     """Builds the source of one Python function from a graph tree."""
 
-    def __init__(self, graph: Graph, backend, name: str):
+    def __init__(self, graph: Graph, backend, name: str, bound_inputs=()):
         self.backend = backend
         self.namer = Namer()
         self.globals: dict = {}
@@ -45,6 +46,7 @@ class CodeGen:
         self.alias: dict[int, str] = {}
         self.name = name
         self.graph = graph
+        self.bound_inputs = list(bound_inputs)
 
     def global_name(self, value, stem: str) -> str:
         name = f"__{stem}{len(self.globals)}"
@@ -110,11 +112,14 @@ class CodeGen:
     def function_source(self, output_expr=None) -> str:
         """The whole `def`: signature, body in a try block, return statement."""
         graph = self.graph
-        params = ", ".join(self.namer(v) for v in graph.inputs)
+        bound = {var.id for var, _ in self.bound_inputs}
+        params = ", ".join(self.namer(v) for v in graph.inputs if v.id not in bound)
         self.emit("", f"def {self.name}({params}):")
         self.emit("    ", "try:")
+        self._bind_weak_inputs("        ")
         self.block(graph, "        ")
-        outs = [self._output(a) for a in graph.outputs]
+        copies = storage_outputs(graph)
+        outs = [self._output(a, i in copies) for i, a in enumerate(graph.outputs)]
         if output_expr is not None:
             result = output_expr(outs, self.global_name)
         else:
@@ -125,23 +130,48 @@ class CodeGen:
         self.emit("        ", "raise")
         return "\n".join(self.lines) + "\n"
 
-    def _output(self, atom) -> str:
+    def _bind_weak_inputs(self, indent):
+        """`w = __ref0()` for each input bound to a weakly held object (a variable)."""
+        if not self.bound_inputs:
+            return
+        names = []
+        for var, ref in self.bound_inputs:
+            names.append(self.namer(var))
+            self.emit(indent, f"{names[-1]} = {self.global_name(ref, 'ref')}()")
+        self.emit(indent, f"if {' or '.join(f'{n} is None' for n in names)}:")
+        deleted = self.global_name(_deleted_reporter(self.graph.name, self.bound_inputs), "dead")
+        self.emit(indent + "    ", f"{deleted}({', '.join(names)})")
+
+    def _output(self, atom, storage: bool) -> str:
         ref = self.ref(atom)
         if isinstance(atom, Literal) or atom.aval.ndim == 0:
             return f"{self.global_name(self.backend.xp.asarray, 'asarray')}({ref})"
-        if atom.id in {v.id for v in self.graph.consts}:
+        if storage:  # a constant's or a variable's own array (or a view of it)
             return f"{ref}.copy()"
         return ref
 
 
-def compile_graph(graph: Graph, backend, output_expr=None):
+def _deleted_reporter(graph_name, bound_inputs):
+    names = [var.name or "unnamed" for var, _ in bound_inputs]
+
+    def report(*objects):
+        dead = ", ".join(repr(n) for n, o in zip(names, objects) if o is None)
+        raise ReferenceError(f"graph {graph_name!r} uses variables that were deleted ({dead}); "
+                             f"a graph holds its variables weakly, so keep the objects that "
+                             f"own them alive while calling it")
+    return report
+
+
+def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=()):
     """A Python function computing `graph` on `backend`.
 
     `output_expr(names, global_name)`, if given, returns the expression the
     function returns (to build nested outputs directly); by default a tuple.
+    `bound_inputs` pairs inputs with weak references: the function does not
+    take them as arguments but dereferences them when it runs.
     """
     name = "".join(c if c.isalnum() else "_" for c in graph.name) or "graph"
-    gen = CodeGen(graph, backend, name)
+    gen = CodeGen(graph, backend, name, bound_inputs)
     source = gen.function_source(output_expr)
     filename = f"<graph {graph.name} #{next(_serial)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)

@@ -37,14 +37,21 @@ def call_ufunc(ufunc, method, inputs, kwargs):
     if kwargs.get("out") is not None:
         raise unsupported(f"numpy.{ufunc.__name__}(..., out=...)")
     kwargs.pop("out", None)
-    return _noted(f"numpy.{ufunc.__name__}", handler, ufunc, *inputs, **kwargs)
+    return _noted(f"numpy.{ufunc.__name__}", handler, ufunc, *_values(inputs), **kwargs)
 
 
 def call_array_function(func, args, kwargs):
     handler = array_function_handlers.get(func)
     if handler is None:
         raise unsupported(public_name(func))
-    return _noted(public_name(func), handler, *args, **kwargs)
+    return _noted(public_name(func), handler, *_values(args),
+                  **dict(zip(kwargs, _values(kwargs.values()))))
+
+
+def _values(operands) -> list:
+    """The operands, with `Variable`s (also in lists and tuples) read."""
+    from .variables import read_variables
+    return read_variables(operands)
 
 
 def _noted(name, handler, *args, **kwargs):

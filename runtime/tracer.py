@@ -8,6 +8,7 @@ an enclosing graph captures it as an extra input, so every graph is closed.
 """
 from __future__ import annotations
 
+import re
 import threading
 
 import numpy as np
@@ -48,6 +49,8 @@ class GraphBuilder:
         self.captures: list[tuple] = []          # (outer atom, inner Var)
         self.shares_memory: set[int] = set()      # Vars that are NumPy views, or have views
         self._captured: dict[int, Var] = {}       # id(outer Var) -> inner Var
+        self.resources: list[tuple] = []          # (Variable, resource Var): a root's inputs
+        self._resource_vars: dict[int, Var] = {}  # id(Variable) -> its resource Var here
         self.finished = False
 
     def __enter__(self):
@@ -79,7 +82,26 @@ class GraphBuilder:
             return self._lift(x)
         if isinstance(x, _PYTHON_SCALARS) or isinstance(x, np.generic):
             return Literal(x)
+        if getattr(type(x), "_is_ag_variable", False):  # a Variable as an operand: a read
+            from .ops.state import read_variable_p
+            return self.add_eqn(read_variable_p, [self.resource(x)], {}).node
         return self.const(x)
+
+    def resource(self, variable) -> Var:
+        """The Var standing for `variable`'s resource in this graph.
+
+        A root graph takes it as an input (after the arrays); a subgraph
+        captures it from its parent, as it captures values.
+        """
+        var = self._resource_vars.get(id(variable))
+        if var is None:
+            var = Var(variable.resource_type, re.sub(r"\W", "_", variable.name))
+            if self.parent is None:
+                self.resources.append((variable, var))
+            else:
+                self.captures.append((self.parent.resource(variable), var))
+            self._resource_vars[id(variable)] = var
+        return var
 
     def const(self, value) -> Var:
         """A captured array, captured once however often it is used."""
@@ -135,7 +157,8 @@ class GraphBuilder:
         """Finishes the graph with `outputs` (Tracers or constants)."""
         out_atoms = [self.atom(o) for o in outputs]
         self.finished = True
-        inputs = self.inputs + [inner for _, inner in self.captures]
+        inputs = (self.inputs + [inner for _, inner in self.captures]
+                  + [var for _, var in self.resources])
         return Graph(self.name, inputs, self.eqns, out_atoms, self.consts)
 
 

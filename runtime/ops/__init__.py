@@ -12,4 +12,5 @@ from . import (  # noqa: F401  # noqa: F401
     reductions,  # noqa: F401
     shape_ops,
     sorting,  # noqa: F401
+    state,
 )

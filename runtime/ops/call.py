@@ -24,7 +24,11 @@ def _kernel(xp, graph):
 call_p = primitives.define("call", _abstract_eval, _kernel, multiple_results=True)
 
 
-def call(graph: Graph, *args):
-    """Appends `graph(*args)` to the graph being traced; returns its output Tracers."""
+def call(graph: Graph, *args, variables=()):
+    """Appends `graph(*args)` to the graph being traced; returns its output Tracers.
+
+    `variables` are bound to the graph's last inputs, its resources.
+    """
     builder = current_builder()
-    return builder.add_eqn(call_p, [builder.atom(a) for a in args], {"graph": graph})
+    atoms = [builder.atom(a) for a in args] + [builder.resource(v) for v in variables]
+    return builder.add_eqn(call_p, atoms, {"graph": graph})
