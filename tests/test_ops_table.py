@@ -16,6 +16,9 @@ from test_ops_table_ufuncs import OPERATOR_ROWS, UFUNC_ROWS
 import autograph as ag
 import runtime
 from runtime import primitives
+from runtime.autodiff import stack
+from runtime.autodiff.cotangents import reshape_like_p, sum_to_shape_p
+from runtime.autodiff.rules_indexing import scatter_add_p
 from runtime.executor import Executor
 from runtime.ops import effects
 
@@ -261,7 +264,25 @@ CONTROL = [
         error=True),
 ]
 
-ROWS = (INDEXING + METHODS + REDUCTIONS + PRODUCTS + SHAPES + CONTROL)
+def _autodiff_primitives(x):
+    """The primitives gradients use: stacks, sum_to_shape, reshape_like, scatter_add."""
+    saved = stack.push(stack.new_stack(), x, x * 2)
+    _, (a, b) = stack.pop(saved, [x.aval, x.aval])
+    total = runtime.bind(reshape_like_p, np.ravel(runtime.bind(sum_to_shape_p, b[None], x)), x)
+    return a + runtime.bind(scatter_add_p, total[0], x, index=(0,))
+
+
+def _autodiff_oracle(x):
+    out = x.copy()
+    out[0] += 2 * x[0]
+    return out
+
+
+AUTODIFF = [
+    Row("autodiff", _autodiff_primitives, oracle=_autodiff_oracle, dtypes=("float32", "float64")),
+]
+
+ROWS = (INDEXING + METHODS + REDUCTIONS + PRODUCTS + SHAPES + CONTROL + AUTODIFF)
 
 
 @pytest.mark.parametrize("row, dtype, mode", cases(ROWS))

@@ -1,0 +1,139 @@
+"""`grad` and `value_and_grad`: reverse-mode gradients as graph functions.
+
+`ag.grad(fn)` is a graph function, cached per input signature like
+`ag.convert(fn)`. Tracing it traces `fn` (converted, from its own cache),
+differentiates that graph (`runtime.autodiff.grad_graph`: forward pass, then
+backward pass, through `cond` and `while` too) and emits the result, so a
+gradient can be called eagerly, used inside another graph function, or
+differentiated again.
+
+>>> import numpy as np
+>>> import autograph as ag
+>>> def loss(w, x):
+...     return np.sum(np.tanh(x @ w) ** 2)
+>>> w, x = np.ones((3, 2)), np.full((4, 3), 0.1)
+>>> np.round(ag.grad(loss)(w, x), 4)
+array([[0.2133, 0.2133],
+       [0.2133, 0.2133],
+       [0.2133, 0.2133]])
+"""
+from __future__ import annotations
+
+import functools
+import operator
+
+from runtime import GraphBuilder, Tracer, current_builder
+from runtime.autodiff import emit_graph, grad_graph
+from runtime.autodiff.cotangents import as_tracer
+from runtime.autodiff.transform import check_differentiable_input, check_scalar_output
+from runtime.tree import flatten
+
+from .convert import convert
+from .function import GraphFunction
+
+
+def grad(fn, argnums=0, has_aux=False) -> GraphFunction:
+    """The gradient of scalar-valued `fn` with respect to its arguments `argnums`.
+
+    Args:
+      fn: a function (converted when traced) or a graph function, returning a
+        floating-point scalar, or `(scalar, aux)` with `has_aux`.
+      argnums: the position of the argument to differentiate (its gradient has
+        its structure), or a tuple of positions (a tuple of gradients).
+      has_aux: `fn` returns `(loss, aux)`; the gradient function then returns
+        `(gradients, aux)`.
+    """
+    return _gradient_function(fn, argnums, has_aux, with_value=False)
+
+
+def value_and_grad(fn, argnums=0, has_aux=False) -> GraphFunction:
+    """Like `grad`, but returns `(value, gradients)` (`((value, aux), gradients)` with aux)."""
+    return _gradient_function(fn, argnums, has_aux, with_value=True)
+
+
+def _positions(argnums) -> tuple:
+    if isinstance(argnums, int):
+        return (argnums,)
+    if isinstance(argnums, (tuple, list)) and argnums:
+        return tuple(operator.index(i) for i in argnums)
+    raise TypeError(f"argnums must be an int or a non-empty tuple of ints, not {argnums!r}")
+
+
+def _gradient_function(fn, argnums, has_aux, with_value) -> GraphFunction:
+    positions = _positions(argnums)
+    target = fn if isinstance(fn, GraphFunction) else convert(fn)
+    python_function = target.python_function
+
+    @functools.wraps(python_function)
+    def gradient(*args, **kwargs):
+        loss, aux, grads = _traced_gradient(target, args, kwargs, positions, has_aux)
+        grads = grads[0] if isinstance(argnums, int) else tuple(grads)
+        value = (loss, aux) if has_aux else loss
+        if with_value:
+            return value, grads
+        return (grads, aux) if has_aux else grads
+    prefix = "value_and_grad" if with_value else "grad"
+    gradient.__name__ = f"{prefix}_{getattr(python_function, '__name__', 'fn')}"
+    gradient.__qualname__ = gradient.__name__
+    return GraphFunction(gradient, autograph=False)
+
+
+def _traced_gradient(target, args, kwargs, positions, has_aux):
+    """Traces `target` on `args`, differentiates it; emits (loss, aux, grads per position)."""
+    name = target.__name__
+    for i in positions:
+        if not -len(args) <= i < len(args):
+            raise ValueError(f"argnums {i} is out of range: {name} was called with "
+                             f"{len(args)} positional arguments")
+    positions = [i % len(args) for i in positions]
+    parts = [flatten(a) for a in args] + [flatten(kwargs)]
+    leaves = [x for part_leaves, _ in parts for x in part_leaves]
+    selected = [i in positions for i, (part_leaves, _) in enumerate(parts) for _ in part_leaves]
+    for x, chosen, label in zip(leaves, selected, _labels(parts)):
+        if chosen and not isinstance(x, Tracer):
+            raise TypeError(f"gradient of {name} with respect to {label}, a Python "
+                            f"{type(x).__name__}: gradients are taken with respect to arrays "
+                            f"(pass a NumPy array or scalar)")
+        if chosen:
+            check_differentiable_input(x.aval, label)
+    traced = [x for x in leaves if isinstance(x, Tracer)]
+    parent = current_builder()
+    builder = GraphBuilder(name, parent)
+    with builder:
+        inner = iter([builder.new_input(x.aval, x.node.name) for x in traced])
+        inner_leaves = [next(inner) if isinstance(x, Tracer) else x for x in leaves]
+        it = iter(inner_leaves)
+        rebuilt = [tree.unflatten([next(it) for _ in part_leaves]) for part_leaves, tree in parts]
+        out = target(*rebuilt[:-1], **rebuilt[-1])
+        loss, aux = _loss_and_aux(out, has_aux, name)
+        loss = as_tracer(loss)
+    check_scalar_output(loss.aval, f"the output of {name}")
+    aux_leaves, aux_tree = flatten(aux)
+    aux_traced = [x for x in aux_leaves if isinstance(x, Tracer)]
+    graph = builder.build([loss, *aux_traced])
+    wrt = [s for x, s in zip(leaves, selected) if isinstance(x, Tracer)]
+    wrt += [False] * len(builder.captures)
+    result = emit_graph(grad_graph(graph, wrt, name=f"grad_{name}"),
+                        traced + [Tracer(parent, outer) for outer, _ in builder.captures])
+    loss, aux_values, grad_leaves = result[0], result[1:1 + len(aux_traced)], iter(
+        result[1 + len(aux_traced):])
+    aux_it = iter(aux_values)
+    aux = aux_tree.unflatten([next(aux_it) if isinstance(x, Tracer) else x for x in aux_leaves])
+    grads = [parts[i][1].unflatten([next(grad_leaves) for _ in parts[i][0]]) for i in positions]
+    return loss, aux, grads
+
+
+def _loss_and_aux(out, has_aux, name):
+    if not has_aux:
+        return out, None
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise TypeError(f"with has_aux=True, {name} must return a pair (loss, aux), "
+                        f"not {type(out).__name__}")
+    return out[0], out[1]
+
+
+def _labels(parts):
+    for i, (part_leaves, _) in enumerate(parts):
+        kind = "keyword arguments" if i == len(parts) - 1 else f"argument {i}"
+        for k in range(len(part_leaves)):
+            yield kind if len(part_leaves) == 1 else f"{kind} (leaf {k})"

@@ -1,0 +1,34 @@
+"""Rules of `sort` (the cotangent goes back through the inverse permutation) and
+`py_function` (none: a gradient cannot flow through arbitrary Python).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import primitives
+from ..errors import TracingError
+from ..ops.py_function import py_function_p
+from ..ops.sorting import sort_p
+from .cotangents import reshape_like
+
+
+def _sort(g, out, x, *, axis=-1, kind=None):
+    if axis is None:
+        order = np.argsort(np.ravel(x), kind="stable")
+        return (reshape_like(g[np.argsort(order, kind="stable")], x),)
+    if None in x.shape:
+        raise TracingError(f"no gradient for np.sort along an axis of {x.aval}, whose shape is "
+                           f"not known while tracing")
+    inverse = np.argsort(np.argsort(x, axis=axis, kind="stable"), axis=axis, kind="stable")
+    grids = np.indices(x.shape, sparse=True)
+    return (g[tuple(inverse if d == axis else grids[d] for d in range(x.ndim))],)
+
+
+def _py_function(cts, outs, *args, fn, **params):
+    raise TracingError(f"py_function {getattr(fn, '__name__', fn)!r} has no gradient: a "
+                       f"gradient cannot flow through arbitrary Python; compute the value "
+                       f"with NumPy functions to differentiate it")
+
+
+primitives.vjp_rules[sort_p] = _sort
+primitives.vjp_rules[py_function_p] = _py_function
