@@ -22,7 +22,8 @@ Traceback (most recent call last):
 autograph.testing.equivalence.NotEquivalent: <lambda> is not equivalent to its graph on cpu, \
 for the second inputs:
   the graph function traced again (2 traces) for the second inputs: argument 'x' changed \
-from float64[2] to float64[3]. ...
+from float64[2] to float64[3]
+  ...
 """
 from __future__ import annotations
 
@@ -106,6 +107,11 @@ def calls_for(args, kwargs, second_args=None, second_kwargs=None) -> list[Call]:
                         first.kwargs if second_kwargs is None else dict(second_kwargs))]
 
 
+def display_name(fn) -> str:
+    """`fn`'s qualified name without the `<locals>` of the functions it is defined in."""
+    return getattr(fn, "__qualname__", repr(fn)).split("<locals>.")[-1]
+
+
 def _indented(lines, by: str = "  ") -> list[str]:
     return [by + line.replace("\n", "\n" + by) for line in lines]
 
@@ -143,14 +149,14 @@ class BackendCheck:
             if not isinstance(g, type(e)):
                 problems += [f"eager raised {report.error_text(e)}",
                              f"the graph raised {report.error_text(g)}"]
+                line = self._error_line(g)
         elif e is not None:
             problems += [f"eager raised {report.error_text(e)}",
                          f"the graph returned {value_text(graph.value)}"]
         elif g is not None:
             problems += [f"the graph raised {report.error_text(g)}",
                          f"eager returned {value_text(eager.value)}"]
-            line = report.error_line(g, self.oracle.__code__.co_filename) \
-                if hasattr(self.oracle, "__code__") else None
+            line = self._error_line(g)
         else:
             found = differences(eager.value, graph.value, self.rtol, self.atol)
             for difference in found:
@@ -164,6 +170,10 @@ class BackendCheck:
                 report.printed_difference(eager.printed, graph.printed))
             hints += [report.PRINT_HINT] if self.matched else []
         return problems, hints, line
+
+    def _error_line(self, error: BaseException) -> int | None:
+        code = getattr(self.oracle, "__code__", None)
+        return report.error_line(error, code.co_filename) if code is not None else None
 
     def _origin(self, found, call: Call):
         """The user's line behind the first differing graph output, and a hint about it."""
@@ -206,7 +216,7 @@ class BackendCheck:
 
     # -- the report ----------------------------------------------------------------------
     def _message(self, call: Call, problems, hints, line) -> str:
-        name = getattr(self.oracle, "__qualname__", repr(self.oracle))
+        name = display_name(self.oracle)
         lines = [f"{name} is not equivalent to its graph on {self.backend}, for the "
                  f"{call.label}:"]
         lines += _indented(problems)

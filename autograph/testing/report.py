@@ -17,7 +17,7 @@ from runtime.ir import Literal
 
 from .compare import type_text, value_text
 
-_LOCATION = re.compile(r"(?:at|from) (.+?):(\d+) in ")
+_LOCATION = re.compile(r"\b(?:at|from) ([^\s()]+):(\d+) in ")
 
 
 def error_text(error: BaseException) -> str:
@@ -28,9 +28,9 @@ def error_text(error: BaseException) -> str:
 
 
 def error_line(error: BaseException, filename: str) -> int | None:
-    """The line of `filename` that an error's notes name ("... at FILE:LINE in f")."""
-    found = [(name, int(line)) for note in getattr(error, "__notes__", ())
-             for name, line in _LOCATION.findall(note)]
+    """The line of `filename` that an error or its notes name ("... at FILE:LINE in f")."""
+    found = [(name, int(line)) for text in (str(error), *getattr(error, "__notes__", ()))
+             for name, line in _LOCATION.findall(text)]
     same_file = [line for name, line in found if name == filename]
     return (same_file or [None])[0]
 

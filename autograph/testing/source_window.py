@@ -79,7 +79,8 @@ def source_window(fn, line: int | None = None, converted: bool = True) -> list[s
     kind = "converted code" if converted else "code"
     where += "; ag.to_code prints it all" if converted else ""
     around = f", around line {line}" if line is not None else ""
-    header = f"{kind} of {fn.__qualname__} ({where}){around}:"
+    name = fn.__qualname__.split("<locals>.")[-1]
+    header = f"{kind} of {name} ({where}){around}:"
     body = []
     for origin, text in _shown(numbered, line):
         mark = "->" if line is not None and origin == line else "  "
