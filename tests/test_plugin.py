@@ -192,23 +192,28 @@ def test_the_fuzz_marker_draws_many_inputs_through_one_trace(pytester):
     ])
 
 
-@pytest.mark.parametrize("marker, message", [
-    ("(np.ones(3))", "pass the function's arguments as args=[...], not positionally"),
-    ("(args=[np.ones(3)], tol=1)", "unknown option 'tol'; the options are args, kwargs, *"),
-    ("()", "give the inputs, as args=[...] (one call) or as specs=*"),
-    ("(args=[1], specs=[ag.TensorSpec((), 'f8')])", "give the inputs, as args=*"),
-    ("(args=[np.ones(3)], examples=5)", "examples goes with specs, not with args"),
-    ("(args=np.ones(3))", "args must be a list or tuple, got array(*"),
-])
-def test_a_malformed_marker_is_a_collection_error(pytester, marker, message):
-    result = run(pytester, f"""
+MALFORMED = {  # marker arguments -> the collection error they give
+    "(np.ones(3))": "pass the function's arguments as args=[...], not positionally",
+    "(args=[np.ones(3)], tol=1)": "unknown option 'tol'; the options are args, kwargs, *",
+    "()": "give the inputs, as args=[...] (one call) or as specs=*",
+    "(args=[1], specs=[ag.TensorSpec((), 'f8')])": "give the inputs, as args=*",
+    "(args=[np.ones(3)], examples=5)": "examples goes with specs, not with args",
+    "(args=np.ones(3))": "args must be a list or tuple, got array(*",
+}
+
+
+def test_a_malformed_marker_is_a_collection_error(pytester):
+    modules = {f"test_malformed{i}": PRELUDE + textwrap.dedent(f"""
         @pytest.mark.graph_equivalence{marker}
         def double(x):
             return x * 2
-    """)
-    result.assert_outcomes(errors=1)
-    pattern = message.replace("[", "[[]")  # fnmatch reads [...] as a character class
-    result.stdout.fnmatch_lines([f"*@pytest.mark.graph_equivalence on double: {pattern}"])
+    """) for i, marker in enumerate(MALFORMED)}
+    pytester.makepyfile(**modules)
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=len(MALFORMED))
+    for message in MALFORMED.values():
+        pattern = message.replace("[", "[[]")  # fnmatch reads [...] as a character class
+        result.stdout.fnmatch_lines([f"@pytest.mark.graph_equivalence on double: {pattern}"])
 
 
 def test_the_marker_inside_a_class_is_a_collection_error(pytester):

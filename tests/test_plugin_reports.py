@@ -66,7 +66,7 @@ def test_python_numbers_match_arrays_of_their_kind_and_python_values_match_exact
                                      np.array(True))) == []
     assert lines_of(3, np.array(3.0))[0] == "out: dtype differs: eager a Python int, graph float64"
     assert lines_of(("a", None), ("b", None))[:3] == [
-        "out[0]: the graph returns another Python value", "  eager: 'a'", "  graph: 'b'"]
+        "out[0]: the graph returns another value (one fixed while tracing)", "  eager: 'a'", "  graph: 'b'"]
     assert lines_of(np.int64(1), 1)[0] == "out: type differs: eager int64[], graph int"
 
 

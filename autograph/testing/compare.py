@@ -132,7 +132,7 @@ def leaf_difference(path: str, e, g, rtol: float, atol: float) -> Difference | N
         if type(e) is not type(g):
             return Difference(path, f"type differs: eager {type_text(e)}, graph "
                                     f"{type_text(g)}", both)
-        return Difference(path, "the graph returns another Python value", both)
+        return Difference(path, "the graph returns another value (one fixed while tracing)", both)
     if isinstance(e, (np.ndarray, np.generic)):
         want = np.asarray(e)
     elif type(e) in _PYTHON_KINDS:

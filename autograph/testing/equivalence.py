@@ -19,7 +19,7 @@ the second call must not trace again.
 ... # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-autograph.testing.equivalence.NotEquivalent: <lambda> is not equivalent to its graph on cpu, \
+autograph.testing.NotEquivalent: <lambda> is not equivalent to its graph on cpu, \
 for the second inputs:
   the graph function traced again (2 traces) for the second inputs: argument 'x' changed \
 from float64[2] to float64[3]
@@ -46,6 +46,8 @@ from .source_window import source_window
 class NotEquivalent(AssertionError):
     """A function and its graph differ; the message says where and how."""
 
+
+NotEquivalent.__module__ = "autograph.testing"  # where users import it from
 
 @dataclasses.dataclass
 class Call:
