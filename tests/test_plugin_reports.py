@@ -3,7 +3,13 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from autograph.testing import NotEquivalent, assert_graph_equivalent, check_graph_equivalence
+from autograph.testing import (
+    NotEquivalent,
+    assert_graph_equivalent,
+    check_graph_equivalence,
+    fuzz_graph_equivalence,
+)
+from autograph.testing.backends import to_host
 from autograph.testing.compare import differences
 from runtime.backend import gpu_available
 
@@ -141,3 +147,31 @@ def test_keyword_arguments_reach_the_function_and_the_second_call():
 def test_checks_run_on_the_gpu():
     assert_graph_equivalent(lambda x: np.tanh(x).sum(axis=0), np.ones((3, 2), np.float32),
                             backends=["gpu"])
+
+
+# -- fuzzing and backends -----------------------------------------------------------------------
+
+def test_fuzzing_takes_structures_of_specs_and_fixed_keyword_arguments():
+    def weighted(pair, *, scale):
+        return (pair[0] * pair[1]).sum() * scale
+    fuzz_graph_equivalence(weighted, [(ag.TensorSpec((None,), np.float64),
+                                       ag.TensorSpec((None,), np.float64))],
+                           kwargs={"scale": 2.0}, examples=5)
+
+
+def test_fuzzing_wants_tensor_specs():
+    with pytest.raises(TypeError, match="specs must be TensorSpecs"):
+        fuzz_graph_equivalence(lambda x, n: x * n, [ag.TensorSpec((2,), np.float64), 3])
+    with pytest.raises(ValueError, match="examples must be a positive int"):
+        fuzz_graph_equivalence(lambda x: x, [ag.TensorSpec((2,), np.float64)], examples=0)
+
+
+def test_results_on_a_device_are_copied_back_to_the_host():
+    class DeviceArray:  # what matters of a CuPy array here
+        __cuda_array_interface__ = {}
+
+        def get(self):
+            return np.ones(2)
+    leaves = to_host({"a": DeviceArray(), "b": 3})
+    np.testing.assert_array_equal(leaves["a"], np.ones(2))
+    assert leaves["b"] == 3
