@@ -24,7 +24,7 @@ from ..ops.control_flow import call_p, cond_p, while_p
 from ..ops.while_loop import while_loop
 from ..tracer import GraphBuilder, Tracer, current_builder
 from . import stack
-from .cotangents import differentiable, new_var_like, zeros
+from .cotangents import carries_activity, differentiable, new_var_like, zeros
 from .linearize import emit_graph, linearize, linearize_rules
 from .prune import prune, reads
 
@@ -48,7 +48,8 @@ def split(graph, args, active, ct_avals: dict):
             cts[i] = builder.new_input(aval, "ct")
         in_cts = backward(cts)
         results = [ct if ct is not None else zeros(v.aval, like=x)
-                   for v, x, a, ct in zip(graph.inputs, args, active, in_cts) if a]
+                   for v, x, a, ct in zip(graph.inputs, args, active, in_cts)
+                   if a and differentiable(v.aval)]
     backward_graph = prune(builder.build(results))
     assert not forward.captures, "a forward subgraph must be closed"
     read = reads(backward_graph)
@@ -98,7 +99,8 @@ def _linearize_cond(args, active, *, true, false):
                for i, aval in ct_avals.items()]
         atoms = [builder.atom(x) for x in [pred, *cts, *residuals]]
         in_cts = iter(builder.add_eqn(cond_p, atoms, {"true": true_bwd, "false": false_bwd}))
-        return [None] + [next(in_cts) if a else None for a in op_active]
+        return [None] + [next(in_cts) if a and differentiable(v.aval) else None
+                         for a, v in zip(op_active, true.inputs)]
     return primal, backward
 
 
@@ -124,10 +126,10 @@ def _depends(graph, mask) -> list:
 
 def _active_carries(body, carry_active, caps_active) -> list:
     n = len(body.outputs)
-    carry = [a and differentiable(v.aval) for a, v in zip(carry_active, body.inputs)]
+    carry = [a and carries_activity(v.aval) for a, v in zip(carry_active, body.inputs)]
     while True:
         reached = _depends(body, carry + caps_active)
-        new = [c or (r and differentiable(v.aval))
+        new = [c or (r and carries_activity(v.aval))
                for c, r, v in zip(carry, reached, body.inputs[:n])]
         if new == carry:
             return carry
@@ -152,7 +154,8 @@ def _linearize_while(args, active, *, cond, body):
         trips = forward.new_input(TRIPS, "trips")
         saved = forward.new_input(stack.STACK, "stack")
         caps = [forward.new_input(v.aval, v.name) for v in body.inputs[n:]]
-        ct_avals = {i: body.inputs[i].aval for i in range(n) if carry_active[i]}
+        ct_avals = {i: body.inputs[i].aval for i in range(n)
+                    if carry_active[i] and differentiable(body.inputs[i].aval)}
         outs, back, residuals = split(body, carry + caps, carry_active + caps_active, ct_avals)
         invariant = {c.node.id: x for c, x in zip(caps, body_caps)}
         invariant.update((v.id, value) for v, value in forward.consts.items())
@@ -165,12 +168,13 @@ def _linearize_while(args, active, *, cond, body):
     results = parent.add_eqn(while_p, start + [parent.atom(x) for x in cond_caps + body_caps],
                              {"cond": cond_fwd, "body": body_fwd})
     primal, n_trips, final_stack = results[:n], results[n], results[n + 1]
+    caps_grads = [a and differentiable(v.aval) for a, v in zip(caps_active, body.inputs[n:])]
     types = [r.aval for r in varying]
 
     def backward(cts):
         ct_carry = [cts[i] if cts[i] is not None else zeros(aval, like=primal[i])
                     for i, aval in ct_avals.items()]
-        sums = [zeros(x.aval, like=x) for x, a in zip(body_caps, caps_active) if a]
+        sums = [zeros(x.aval, like=x) for x, a in zip(body_caps, caps_grads) if a]
 
         def loop_body(state):
             k, saved, ct_carry, sums = state
@@ -187,9 +191,9 @@ def _linearize_while(args, active, *, cond, body):
         state = (n_trips, final_stack, ct_carry, sums)
         _, _, ct_init, ct_caps = while_loop(lambda s: s[0] > 0, loop_body, state)
         in_cts = [None] * len(args)
-        for i, ct in zip([i for i in range(n) if carry_active[i]], ct_init):
+        for i, ct in zip(ct_avals, ct_init):
             in_cts[i] = ct
-        for j, ct in zip([j for j in range(len(body_caps)) if caps_active[j]], ct_caps):
+        for j, ct in zip([j for j, a in enumerate(caps_grads) if a], ct_caps):
             in_cts[n + n_cond + j] = ct
         return in_cts
     return primal, backward

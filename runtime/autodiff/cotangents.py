@@ -21,6 +21,15 @@ def differentiable(aval) -> bool:
     return type(aval) is AbstractValue and aval.dtype.kind == "f"
 
 
+def carries_activity(aval) -> bool:
+    """True for the types through which a value can depend on a differentiated input.
+
+    Floating-point arrays, and the stacks a differentiated loop saves them on:
+    a gradient that reaches values popped from such a stack must not vanish.
+    """
+    return differentiable(aval) or (aval.shape == () and aval.dtype == object)
+
+
 def as_tracer(x, dtype=None) -> Tracer:
     """`x` as a traced value of the current graph (a constant where it is not traced)."""
     if isinstance(x, Tracer):

@@ -19,7 +19,7 @@ from .. import primitives
 from ..errors import TracingError
 from ..ir import Literal
 from ..tracer import Tracer, current_builder
-from .cotangents import differentiable, fit
+from .cotangents import carries_activity, differentiable, fit
 
 linearize_rules: dict = {}
 
@@ -62,7 +62,7 @@ def linearize(graph, args, active) -> tuple[list, callable]:
     where the input is inactive or gets none).
     """
     env = _bind_inputs(graph, args)
-    live = {v.id for v, a in zip(graph.inputs, active) if a and differentiable(v.aval)}
+    live = {v.id for v, a in zip(graph.inputs, active) if a and carries_activity(v.aval)}
     tape = []
     for eqn in graph.eqns:
         args_ = [read(env, a) for a in eqn.inputs]
@@ -74,9 +74,10 @@ def linearize(graph, args, active) -> tuple[list, callable]:
             outs = emit(eqn, args_)
             backward = _rule_backward(eqn, args_, outs) if any(act) else None
         env.update((v.id, x) for v, x in zip(eqn.outputs, outs))
+        if any(act):
+            live.update(v.id for v in eqn.outputs if carries_activity(v.aval))
         if backward is not None and any(differentiable(v.aval) for v in eqn.outputs):
             tape.append((eqn, act, backward))
-            live.update(v.id for v in eqn.outputs if differentiable(v.aval))
     outs = [read(env, a) for a in graph.outputs]
 
     def backward(cts):
