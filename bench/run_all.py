@@ -1,7 +1,8 @@
 """Runs every benchmark and prints one table: (a) LSTM step 10 units, (b) LSTM step 512
 units, (c) call overhead of `x + 1`, (d) first-call cost of the small LSTM step,
 (e) converting a 50-line function, (f) a staged scalar while loop of 1,000 steps,
-(g) the small LSTM cell over a staged loop of 100 steps.
+(g) the small LSTM cell over a staged loop of 100 steps, (h) the gradient of (g) by `ag.grad`
+against hand-written backpropagation through time.
 
 Run:  python bench/run_all.py [--quick]
 """
@@ -15,6 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import call_overhead  # noqa: E402
 import control_flow  # noqa: E402
+import grad_lstm  # noqa: E402
 import lstm  # noqa: E402
 from common import parse_args, report  # noqa: E402
 
@@ -28,6 +30,7 @@ def main(argv=None):
         call_overhead.bench_add_one(settings), # (c)
         lstm.bench_first_call(settings),       # (d)
         *control_flow.run(settings),           # (e), (f), (g)
+        *grad_lstm.run(settings),              # (h)
     ]
     report("autograph benchmarks: hand-written NumPy vs ag.convert, medians of interleaved "
            "rounds", rows, settings, time.perf_counter() - t0)

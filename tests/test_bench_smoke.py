@@ -18,6 +18,7 @@ BENCHMARKS = [
     "convert_50_lines",      # (e)
     "while_1000_scalar",     # (f)
     "lstm_for_100_steps",    # (g)
+    "grad_lstm_100_steps",   # (h)
 ]
 
 
