@@ -14,15 +14,19 @@ from runtime.ops.introspection import dynamic_shape as shape
 from runtime.ops.py_function import py_function
 from runtime.variables import Variable
 
+from .checkpoint import Checkpoint, CheckpointMismatchError
 from .conversion import to_code
 from .convert import convert
 from .device import device
 from .function import ConcreteFunction, GraphFunction, RetracingWarning
 from .gradients import grad, value_and_grad
+from .saved_files import LoadError
+from .saving import LoadedFunction, load, save
 from .specs import TensorSpec
 
 __all__ = [
     "AutographError", "ConcreteFunction", "ConversionError", "GraphFunction",
     "RetracingWarning", "TensorSpec", "TracingError", "convert", "device", "py_function", "shape",
-    "to_code", "grad", "value_and_grad", "Variable",
+    "to_code", "grad", "value_and_grad", "Variable", "save", "load", "LoadedFunction",
+    "LoadError", "Checkpoint", "CheckpointMismatchError",
 ]

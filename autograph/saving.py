@@ -1,0 +1,249 @@
+"""`ag.save(f, path, *specs)` and `ag.load(path)`: graph functions as folders.
+
+    path/
+      function.json   the graphs (readable JSON, see runtime.serialization),
+                      the call signatures they serve, the variables' names
+      variables.npz   the variables' values
+      constants.npz   the graphs' captured arrays
+      manifest.json   format, version, and each file's size and SHA-256
+
+`load` needs neither the source nor the objects the function came from: it
+returns a `LoadedFunction` that owns new variables with the saved values,
+which its graphs read and update.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+
+import numpy as np
+
+from runtime import Tracer, current_builder
+from runtime.backend import get_backend
+from runtime.ops.call import call as call_graph
+from runtime.serialization import (
+    SerializationError,
+    graph_from_data,
+    graph_to_data,
+    tree_from_data,
+    tree_to_data,
+    type_from_text,
+    type_to_text,
+    value_from_data,
+    value_to_data,
+)
+from runtime.variables import Variable
+from runtime.verify import VerificationError, verify
+
+from .device import current_device
+from .function import ConcreteFunction, GraphFunction
+from .saved_files import LoadError, npz_arrays, npz_bytes, read_folder, write_folder
+from .signature import flatten_call, is_array_key, leaf_key
+
+FORMAT, VERSION = "autograph.saved_function", 1
+
+
+def save(f, path, *specs, signatures=None) -> None:
+    """Writes `f`'s graphs and its variables' values to the folder `path`.
+
+    `specs` (arrays, `TensorSpec`s and Python values, as for
+    `f.get_concrete_function`) choose one signature; `signatures=[(spec, ...),
+    ...]` several; with neither, every signature `f` has traced is saved.
+    """
+    if not isinstance(f, GraphFunction):
+        raise TypeError(f"ag.save takes a graph function (from ag.convert), not {f!r}")
+    if specs and signatures is not None:
+        raise TypeError("give the specs of one signature, or signatures=[...], not both")
+    if specs:
+        concretes = [f.get_concrete_function(*specs)]
+    elif signatures is not None:
+        concretes = [f.get_concrete_function(*(s if isinstance(s, tuple) else (s,)))
+                     for s in signatures]
+    else:
+        concretes = list(dict.fromkeys(f._cache.values()))
+    if not concretes:
+        raise ValueError(f"{f.__qualname__} has no traced signature to save: call it first or "
+                         f"pass the specs to save (ag.save(f, path, ag.TensorSpec(...)))")
+    variables: dict[int, tuple[int, Variable]] = {}
+    constants: dict[str, np.ndarray] = {}
+    entries = []
+    for concrete in concretes:
+        for v in concrete.variables:
+            variables.setdefault(id(v), (len(variables), v))
+        try:
+            entries.append(_signature_to_data(f, concrete, constants, variables))
+        except SerializationError as error:
+            raise SerializationError(f"cannot save {f.__qualname__}: {error}") from None
+    ordered = sorted(variables.values(), key=lambda item: item[0])
+    document = {
+        "function": f.__qualname__,
+        "variables": [{"key": f"v{i}", "name": v.name, "type": type_to_text(v.resource_type),
+                       "trainable": v.trainable} for i, v in ordered],
+        "signatures": entries,
+    }
+    write_folder(path, FORMAT, VERSION, {
+        "function.json": json.dumps(document, indent=1).encode(),
+        "variables.npz": npz_bytes({f"v{i}": v.numpy() for i, v in ordered}),
+        "constants.npz": npz_bytes(constants),
+    })
+
+
+def _signature_to_data(f, concrete: ConcreteFunction, constants, variables) -> dict:
+    sig = concrete._call_sig
+    names, trees = sig.trees
+    leaves = []
+    for label, key in zip(sig.labels, sig.keys):
+        if is_array_key(key):
+            leaves.append({"array": type_to_text(_aval(key))})
+        elif key[0] == "py":
+            value = float(key[2]) if key[1] is float else complex(key[2]) \
+                if key[1] is complex else key[2]
+            leaves.append({"python": value_to_data(value, f"argument {label!r}")})
+        else:
+            raise SerializationError(f"argument {label!r} is a {key[1].__name__} object, which "
+                                     f"is part of the graph's key and cannot be saved")
+    outputs = [None if is_output else {"python": value_to_data(static, "a Python result")}
+               for is_output, static in zip(concrete._is_output, concrete._static_outputs)]
+    return {
+        "parameters": _parameters_to_data(f._signature),
+        "arguments": [{"name": n, "tree": tree_to_data(t)} for n, t in zip(names, trees)],
+        "leaves": leaves,
+        "outputs": {"tree": tree_to_data(concrete._out_tree), "leaves": outputs},
+        "variables": [variables[id(v)][0] for v in concrete.variables],
+        "graph": graph_to_data(concrete.graph, constants),
+    }
+
+
+def _aval(key):
+    from runtime import AbstractValue
+    return AbstractValue(key[2], key[1])
+
+
+def _parameters_to_data(signature: inspect.Signature) -> list:
+    out = []
+    for p in signature.parameters.values():
+        entry = {"name": p.name, "kind": p.kind.name}
+        if p.default is not p.empty:
+            try:
+                entry["default"] = value_to_data(p.default, f"the default of {p.name!r}")
+            except SerializationError:
+                pass  # the saved signatures then need the argument
+        out.append(entry)
+    return out
+
+
+def load(path) -> "LoadedFunction":
+    """The function saved at `path`, with new variables holding the saved values."""
+    files = read_folder(path, FORMAT, VERSION)
+    try:
+        document = json.loads(files["function.json"])
+        values = npz_arrays(files["variables.npz"])
+        constants = npz_arrays(files["constants.npz"])
+        return LoadedFunction(document, values, constants)
+    except (KeyError, ValueError, TypeError, IndexError, VerificationError) as error:
+        raise LoadError(f"{path}: the saved function is malformed ({type(error).__name__}: "
+                        f"{error})") from None
+
+
+class LoadedFunction:
+    """A saved graph function: callable on the saved signatures, owning its variables."""
+
+    def __init__(self, document: dict, values: dict, constants: dict):
+        self.__name__ = self.__qualname__ = document["function"]
+        self.variables = []
+        for entry in document["variables"]:
+            variable = Variable(values[entry["key"]], name=entry["name"],
+                                trainable=entry["trainable"])
+            if variable.resource_type != type_from_text(entry["type"]):
+                raise ValueError(f"variable {entry['name']!r} holds {variable.resource_type}, "
+                                 f"not the declared {entry['type']}")
+            self.variables.append(variable)
+        self._signatures = [_SavedSignature(s, constants, self.variables)
+                            for s in document["signatures"]]
+
+    @property
+    def signatures(self) -> list[str]:
+        """The input types of each saved signature, readable."""
+        return [s.describe() for s in self._signatures]
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        """The compiled graph for a call with these arguments (arrays or `TensorSpec`s)."""
+        return self._match(args, kwargs)[0].concrete(current_device())
+
+    def __call__(self, *args, **kwargs):
+        saved, sig = self._match(args, kwargs)
+        concrete = saved.concrete(current_device())
+        inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
+        if current_builder() is not None and any(isinstance(x, Tracer) for x in inputs):
+            outs = iter(call_graph(concrete.graph, *inputs, variables=concrete.variables))
+            leaves = [next(outs) if is_out else static for is_out, static
+                      in zip(concrete._is_output, concrete._static_outputs)]
+            return concrete._out_tree.unflatten(leaves)
+        return concrete.call_flat(inputs)
+
+    def _match(self, args, kwargs):
+        errors = []
+        for saved in self._signatures:
+            try:
+                sig = flatten_call(saved.signature, args, kwargs, {})
+            except TypeError as error:
+                errors.append(str(error))
+                continue
+            if saved.accepts(sig):
+                return saved, sig
+        described = "\n  ".join(self.signatures)
+        raise TypeError(f"no saved signature of {self.__name__} accepts these arguments; "
+                        f"saved:\n  {described}")
+
+    def __repr__(self):
+        return (f"<LoadedFunction {self.__name__}: {len(self._signatures)} signature(s), "
+                f"{len(self.variables)} variable(s)>")
+
+
+class _SavedSignature:
+    def __init__(self, data: dict, constants: dict, variables: list):
+        self.signature = inspect.Signature([
+            inspect.Parameter(p["name"], getattr(inspect.Parameter, p["kind"]),
+                              **({"default": value_from_data(p["default"])}
+                                 if "default" in p else {}))
+            for p in data["parameters"]])
+        self.trees = (tuple(a["name"] for a in data["arguments"]),
+                      tuple(tree_from_data(a["tree"]) for a in data["arguments"]))
+        self.leaves = [type_from_text(leaf["array"]) if "array" in leaf
+                       else leaf_key(value_from_data(leaf["python"])) for leaf in data["leaves"]]
+        self.graph = graph_from_data(data["graph"], constants)
+        verify(self.graph)
+        self.variables = [variables[i] for i in data["variables"]]
+        out = data["outputs"]
+        self.out_tree = tree_from_data(out["tree"])
+        self.out_leaves = [_GRAPH_OUTPUT if leaf is None else value_from_data(leaf["python"])
+                           for leaf in out["leaves"]]
+        self._compiled: dict = {}
+
+    def accepts(self, sig) -> bool:
+        if sig.trees != self.trees or len(sig.keys) != len(self.leaves):
+            return False
+        for key, saved in zip(sig.keys, self.leaves):
+            if is_array_key(key):
+                if not (hasattr(saved, "accepts") and saved.accepts(_aval(key))):
+                    return False
+            elif key != saved:
+                return False
+        return True
+
+    def concrete(self, device: str) -> ConcreteFunction:
+        concrete = self._compiled.get(device)
+        if concrete is None:
+            concrete = self._compiled[device] = ConcreteFunction(
+                self.graph.name, self.graph, None, self.out_leaves, self.out_tree,
+                get_backend(device), self.variables)
+        return concrete
+
+    def describe(self) -> str:
+        it = iter(str(x) if hasattr(x, "accepts") else x[2] if x[1] in (float, complex)
+                  else repr(x[2]) for x in self.leaves)
+        return "(" + ", ".join(f"{n}={t.unflatten([next(it) for _ in range(t.num_leaves)])}"
+                               for n, t in zip(*self.trees)) + ")"
+
+
+_GRAPH_OUTPUT = np.empty(0)  # marks the results that the graph computes

@@ -1,0 +1,255 @@
+"""Graphs as JSON-ready data, and back: the readable half of a saved function.
+
+A graph becomes a dict of inputs, equations and outputs; values are numbered,
+types read like `float32[?,3]` (a variable's resource: `ref float32[3]`), and
+constant arrays go to a side table (`constants`) that the caller stores as
+binary. Equation params are JSON values, with tagged objects for what JSON
+lacks: `{"dtype": "float32"}`, `{"slice": [0, null, 2]}`, `{"graph": {...}}`.
+
+>>> import numpy as np
+>>> from runtime import GraphBuilder, AbstractValue
+>>> with GraphBuilder("f") as b:
+...     x = b.new_input(AbstractValue((None, 3), np.float32), "x")
+...     y = (x * 2).sum(axis=1)
+>>> data = graph_to_data(b.build([y]), constants={})
+>>> data["eqns"][1]["op"], data["eqns"][1]["in"], data["eqns"][1]["out"], data["eqns"][1]["params"]
+('sum', [1], [[2, 'float32[?]']], {'axis': [1], 'keepdims': False})
+>>> print(graph_from_data(data, {}))
+graph f(x:f32[?,3]) {
+  t0:f32[?,3] = multiply x 2
+  t1:f32[?] = sum[axis=(1,), keepdims=False] t0
+  return t1
+}
+"""
+from __future__ import annotations
+
+import collections
+import functools
+
+import numpy as np
+
+from . import primitives
+from .abstract import AbstractValue, ResourceType
+from .ir import Eqn, Graph, Literal, SourceInfo, Var
+from .ops.indexing import Dyn
+from .tree import TreeDef
+
+
+class SerializationError(ValueError):
+    """A graph holds something that cannot be written (or read) as data."""
+
+
+# -- types ----------------------------------------------------------------------
+
+def type_to_text(aval: AbstractValue) -> str:
+    dims = ",".join("?" if d is None else str(d) for d in aval.shape)
+    text = f"{aval.dtype.name}[{dims}]"
+    return f"ref {text}" if isinstance(aval, ResourceType) else text
+
+
+def type_from_text(text: str) -> AbstractValue:
+    kind = AbstractValue
+    if text.startswith("ref "):
+        kind, text = ResourceType, text[4:]
+    name, _, dims = text.partition("[")
+    if not dims.endswith("]"):
+        raise SerializationError(f"malformed type {text!r}")
+    shape = [None if d == "?" else int(d) for d in dims[:-1].split(",") if d]
+    return kind(tuple(shape), np.dtype(name))
+
+
+# -- values: params and literals -------------------------------------------------
+
+def value_to_data(value, where: str):
+    """A param or literal value as JSON data (tuples become lists)."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int) and type(value) is int:
+        return value
+    if type(value) is float:
+        return value if np.isfinite(value) else {"float": repr(value)}
+    if type(value) is complex:
+        return {"complex": [repr(value.real), repr(value.imag)]}
+    if isinstance(value, np.generic):
+        return {"scalar": repr(value.item()), "dtype": value.dtype.name}
+    if isinstance(value, np.dtype):
+        return {"dtype": value.name}
+    if isinstance(value, Dyn):
+        return {"dyn": value.k}
+    if isinstance(value, slice):
+        return {"slice": [value_to_data(p, where) for p in (value.start, value.stop, value.step)]}
+    if value is Ellipsis:
+        return {"ellipsis": True}
+    if isinstance(value, AbstractValue):
+        return {"type": type_to_text(value)}
+    if type(value) is tuple:
+        return [value_to_data(v, where) for v in value]
+    raise SerializationError(f"{where} holds a {type(value).__name__} ({value!r:.60}), "
+                             f"which cannot be saved")
+
+
+def value_from_data(data):
+    if isinstance(data, list):
+        return tuple(value_from_data(d) for d in data)
+    if not isinstance(data, dict):
+        return data
+    (tag, body), *rest = data.items()
+    if tag == "float":
+        return float(body)
+    if tag == "complex":
+        return complex(float(body[0]), float(body[1]))
+    if tag == "scalar":
+        return np.dtype(data["dtype"]).type(_literal_text(body))
+    if tag == "dtype":
+        return np.dtype(body)
+    if tag == "dyn":
+        return Dyn(body)
+    if tag == "slice":
+        return slice(*(value_from_data(p) for p in body))
+    if tag == "ellipsis":
+        return Ellipsis
+    if tag == "type":
+        return type_from_text(body)
+    raise SerializationError(f"unknown tagged value {tag!r}")
+
+
+def _literal_text(text: str):
+    import ast
+    return ast.literal_eval(text)
+
+
+# -- graphs ------------------------------------------------------------------------
+
+class _Numbering:
+    def __init__(self):
+        self.ids: dict[int, int] = {}
+
+    def __call__(self, var: Var) -> int:
+        return self.ids.setdefault(var.id, len(self.ids))
+
+
+def graph_to_data(graph: Graph, constants: dict, numbering: _Numbering | None = None) -> dict:
+    """`graph` as JSON data; its constant arrays are added to `constants` (name -> array)."""
+    number = numbering or _Numbering()
+    data = {
+        "name": graph.name,
+        "inputs": [[number(v), type_to_text(v.aval), v.name] for v in graph.inputs],
+        "consts": [],
+        "eqns": [],
+    }
+    for var, array in graph.consts.items():
+        key = f"c{len(constants)}"
+        constants[key] = np.asarray(array)
+        data["consts"].append([number(var), type_to_text(var.aval), key])
+    for eqn in graph.eqns:
+        where = f"equation {eqn.primitive.name} of graph {graph.name!r}"
+        if eqn.primitive.name == "py_function":
+            raise SerializationError(
+                f"graph {graph.name!r} calls py_function "
+                f"{getattr(eqn.params['fn'], '__name__', '?')!r}"
+                f"{f' (at {eqn.source})' if eqn.source else ''}: arbitrary Python cannot be "
+                f"exported; compute it with NumPy operations instead")
+        entry = {"op": eqn.primitive.name,
+                 "in": [_atom_to_data(a, number) for a in eqn.inputs],
+                 "out": [[number(v), type_to_text(v.aval)] for v in eqn.outputs]}
+        params = {k: ({"graph": graph_to_data(v, constants, number)} if isinstance(v, Graph)
+                      else value_to_data(v, f"param {k!r} of {where}"))
+                  for k, v in eqn.params.items()}
+        if params:
+            entry["params"] = params
+        if eqn.source is not None:
+            entry["source"] = [eqn.source.filename, eqn.source.lineno, eqn.source.function]
+        data["eqns"].append(entry)
+    data["outputs"] = [_atom_to_data(a, number) for a in graph.outputs]
+    return data
+
+
+def _atom_to_data(atom, number):
+    if isinstance(atom, Literal):
+        return {"literal": value_to_data(atom.value, "a literal")}
+    return number(atom)
+
+
+def graph_from_data(data: dict, constants: dict, variables: dict | None = None) -> Graph:
+    """The graph that `graph_to_data` wrote; `constants` maps names to arrays."""
+    variables = {} if variables is None else variables
+
+    def define(number, text, name=None):
+        if number in variables:
+            raise SerializationError(f"value {number} is defined twice")
+        var = variables[number] = Var(type_from_text(text), name)
+        return var
+
+    def atom(entry):
+        if isinstance(entry, dict):
+            return Literal(value_from_data(entry["literal"]))
+        if entry not in variables:
+            raise SerializationError(f"value {entry} is used before it is defined")
+        return variables[entry]
+
+    inputs = [define(n, t, name) for n, t, name in data["inputs"]]
+    consts = {}
+    for number, text, key in data["consts"]:
+        if key not in constants:
+            raise SerializationError(f"constant {key!r} is missing")
+        consts[define(number, text)] = _read_only(constants[key])
+    eqns = []
+    for entry in data["eqns"]:
+        prim = primitives.registry.get(entry["op"])
+        if prim is None:
+            raise SerializationError(f"unknown primitive {entry['op']!r}")
+        ins = [atom(a) for a in entry["in"]]
+        params = {k: graph_from_data(v["graph"], constants, variables)
+                  if isinstance(v, dict) and "graph" in v else value_from_data(v)
+                  for k, v in entry.get("params", {}).items()}
+        outs = [define(n, t) for n, t in entry["out"]]
+        source = SourceInfo(*entry["source"]) if "source" in entry else None
+        eqns.append(Eqn(prim, ins, params, outs, source))
+    return Graph(data["name"], inputs, eqns, [atom(a) for a in data["outputs"]], consts)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+# -- structures ------------------------------------------------------------------------
+
+def tree_to_data(tree: TreeDef):
+    """A `TreeDef` as JSON data: `"*"` for a leaf, tagged lists for containers."""
+    if tree.kind == "leaf":
+        return "*"
+    children = [tree_to_data(c) for c in tree.children]
+    if tree.kind in ("tuple", "list"):
+        return {tree.kind: children}
+    if tree.kind == "dict":
+        if not all(isinstance(k, (str, int)) and not isinstance(k, bool) for k in tree.meta):
+            raise SerializationError(f"dict keys {list(tree.meta)} cannot be saved (only str "
+                                     f"and int keys)")
+        return {"dict": [[k, c] for k, c in zip(tree.meta, children)]}
+    if tree.kind == "namedtuple":
+        return {"namedtuple": tree.meta.__name__, "fields": list(tree.meta._fields),
+                "children": children}
+    raise SerializationError(f"a {tree.meta[0].__name__} in the arguments or results cannot "
+                             f"be saved (a custom tree node)")
+
+
+def tree_from_data(data) -> TreeDef:
+    if data == "*":
+        return TreeDef("leaf", None, ())
+    if "namedtuple" in data:
+        cls = _namedtuple(data["namedtuple"], tuple(data["fields"]))
+        return TreeDef("namedtuple", cls, tuple(tree_from_data(c) for c in data["children"]))
+    if "dict" in data:
+        keys = tuple(k for k, _ in data["dict"])
+        return TreeDef("dict", keys, tuple(tree_from_data(c) for _, c in data["dict"]))
+    (kind, children), = data.items()
+    if kind not in ("tuple", "list"):
+        raise SerializationError(f"unknown structure {kind!r}")
+    return TreeDef(kind, None, tuple(tree_from_data(c) for c in children))
+
+
+@functools.lru_cache(maxsize=None)
+def _namedtuple(name: str, fields: tuple):
+    """A namedtuple class standing in for the original one (which load cannot import)."""
+    return collections.namedtuple(name, fields)
