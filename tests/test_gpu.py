@@ -65,3 +65,20 @@ def test_cupy_inputs_run_on_their_gpu():
     out = f(x)
     assert isinstance(out, cupy.ndarray)
     np.testing.assert_array_equal(out.get(), np.arange(4, dtype=np.float32) * 2 + 1)
+
+
+@needs_gpu
+def test_variables_on_gpu_keep_program_order_and_come_back_to_the_host():
+    v = ag.Variable(np.zeros(3, np.float32), name="v")
+
+    @ag.convert
+    def step(x):
+        v.assign_add(x)
+        return v.read_value() * 2
+
+    with ag.device("gpu"):
+        out = step(np.ones(3, np.float32))
+        out = step(np.ones(3, np.float32))
+    np.testing.assert_array_equal(out.get(), [4, 4, 4])
+    np.testing.assert_array_equal(v.numpy(), [2, 2, 2])       # read back on the host
+    np.testing.assert_array_equal(step(np.ones(3, np.float32)), [6, 6, 6])  # then on the CPU
