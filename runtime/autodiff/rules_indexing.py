@@ -8,8 +8,6 @@ derivatives through indexing work.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .. import primitives
 from ..abstract import AbstractValue
 from ..ops.indexing import Dyn, _fill, getitem_p
@@ -27,7 +25,7 @@ def _scatter_add_kernel(xp, index):
         out = xp.zeros(x.shape, g.dtype)
         where = _fill(index, values)
         if has_arrays and any(getattr(v, "ndim", 0) for v in values):
-            np.add.at(out, where, g)
+            xp.add.at(out, where, g)
         else:
             out[where] = g
         return out
