@@ -22,17 +22,29 @@ from __future__ import annotations
 import functools
 import operator
 
-from runtime import GraphBuilder, Tracer, current_builder
+from runtime import GraphBuilder, Tracer, TracingError, current_builder
 from runtime.autodiff import emit_graph, grad_graph
 from runtime.autodiff.cotangents import as_tracer
 from runtime.autodiff.transform import check_differentiable_input, check_scalar_output
+from runtime.effects import graph_effects
 from runtime.tree import flatten
+from runtime.variables import Variable
 
 from .convert import convert
 from .function import GraphFunction
 
 
-def grad(fn, argnums=0, has_aux=False) -> GraphFunction:
+class _Default(int):
+    """`argnums`'s default, 0, told apart from an explicit 0 (it matters with `wrt`)."""
+
+    def __repr__(self):
+        return "0"
+
+
+_ARGNUMS_DEFAULT = _Default(0)
+
+
+def grad(fn, argnums=_ARGNUMS_DEFAULT, has_aux=False, wrt=None) -> GraphFunction:
     """The gradient of scalar-valued `fn` with respect to its arguments `argnums`.
 
     Args:
@@ -42,13 +54,16 @@ def grad(fn, argnums=0, has_aux=False) -> GraphFunction:
         its structure), or a tuple of positions (a tuple of gradients).
       has_aux: `fn` returns `(loss, aux)`; the gradient function then returns
         `(gradients, aux)`.
+      wrt: a list of float `Variable`s `fn` reads (and does not write): the
+        gradient is then the list of their gradients, in order, or the pair
+        `(argument gradients, variable gradients)` where `argnums` is given too.
     """
-    return _gradient_function(fn, argnums, has_aux, with_value=False)
+    return _gradient_function(fn, argnums, has_aux, with_value=False, wrt=wrt)
 
 
-def value_and_grad(fn, argnums=0, has_aux=False) -> GraphFunction:
+def value_and_grad(fn, argnums=_ARGNUMS_DEFAULT, has_aux=False, wrt=None) -> GraphFunction:
     """Like `grad`, but returns `(value, gradients)` (`((value, aux), gradients)` with aux)."""
-    return _gradient_function(fn, argnums, has_aux, with_value=True)
+    return _gradient_function(fn, argnums, has_aux, with_value=True, wrt=wrt)
 
 
 def _positions(argnums) -> tuple:
@@ -59,15 +74,20 @@ def _positions(argnums) -> tuple:
     raise TypeError(f"argnums must be an int or a non-empty tuple of ints, not {argnums!r}")
 
 
-def _gradient_function(fn, argnums, has_aux, with_value) -> GraphFunction:
-    positions = _positions(argnums)
+def _gradient_function(fn, argnums, has_aux, with_value, wrt=None) -> GraphFunction:
+    variables = _variables(wrt)
+    only_variables = variables is not None and argnums is _ARGNUMS_DEFAULT
+    positions = () if only_variables else _positions(argnums)
     target = fn if isinstance(fn, GraphFunction) else convert(fn)
     python_function = target.python_function
 
     @functools.wraps(python_function)
     def gradient(*args, **kwargs):
-        loss, aux, grads = _traced_gradient(target, args, kwargs, positions, has_aux)
-        grads = grads[0] if isinstance(argnums, int) else tuple(grads)
+        loss, aux, grads, var_grads = _traced_gradient(target, args, kwargs, positions, has_aux,
+                                                       variables or [])
+        grads = grads[0] if isinstance(argnums, int) and positions else tuple(grads)
+        if variables is not None:
+            grads = var_grads if only_variables else (grads, var_grads)
         value = (loss, aux) if has_aux else loss
         if with_value:
             return value, grads
@@ -78,8 +98,22 @@ def _gradient_function(fn, argnums, has_aux, with_value) -> GraphFunction:
     return GraphFunction(gradient, autograph=False)
 
 
-def _traced_gradient(target, args, kwargs, positions, has_aux):
-    """Traces `target` on `args`, differentiates it; emits (loss, aux, grads per position)."""
+def _variables(wrt):
+    if wrt is None:
+        return None
+    variables = list(wrt)
+    for v in variables:
+        if not isinstance(v, Variable):
+            raise TypeError(f"wrt= takes a list of ag.Variable, not {type(v).__name__}")
+        check_differentiable_input(v.resource_type.value_type, f"Variable {v.name!r}")
+    if len({id(v) for v in variables}) != len(variables):
+        raise ValueError("wrt= lists a variable twice")
+    return variables
+
+
+def _traced_gradient(target, args, kwargs, positions, has_aux, variables):
+    """Traces `target` on `args`, differentiates it with respect to the arguments at
+    `positions` and `variables`; emits (loss, aux, grads per position, grads per variable)."""
     name = target.__name__
     for i in positions:
         if not -len(args) <= i < len(args):
@@ -98,8 +132,10 @@ def _traced_gradient(target, args, kwargs, positions, has_aux):
             check_differentiable_input(x.aval, label)
     traced = [x for x in leaves if isinstance(x, Tracer)]
     parent = current_builder()
+    outer_resources = [parent.resource(v) for v in variables]
     builder = GraphBuilder(name, parent)
     with builder:
+        inner_resources = [builder.resource(v) for v in variables]  # captured in this order
         inner = iter([builder.new_input(x.aval, x.node.name) for x in traced])
         inner_leaves = [next(inner) if isinstance(x, Tracer) else x for x in leaves]
         it = iter(inner_leaves)
@@ -111,8 +147,10 @@ def _traced_gradient(target, args, kwargs, positions, has_aux):
     aux_leaves, aux_tree = flatten(aux)
     aux_traced = [x for x in aux_leaves if isinstance(x, Tracer)]
     graph = builder.build([loss, *aux_traced])
+    _check_not_written(graph, inner_resources, variables, name)
     wrt = [s for x, s in zip(leaves, selected) if isinstance(x, Tracer)]
-    wrt += [False] * len(builder.captures)
+    wanted = {r.id for r in outer_resources}
+    wrt += [outer.id in wanted for outer, _ in builder.captures]
     result = emit_graph(grad_graph(graph, wrt, name=f"grad_{name}"),
                         traced + [Tracer(parent, outer) for outer, _ in builder.captures])
     loss, aux_values, grad_leaves = result[0], result[1:1 + len(aux_traced)], iter(
@@ -120,7 +158,19 @@ def _traced_gradient(target, args, kwargs, positions, has_aux):
     aux_it = iter(aux_values)
     aux = aux_tree.unflatten([next(aux_it) if isinstance(x, Tracer) else x for x in aux_leaves])
     grads = [parts[i][1].unflatten([next(grad_leaves) for _ in parts[i][0]]) for i in positions]
-    return loss, aux, grads
+    by_resource = {outer.id: next(grad_leaves) for outer, _ in builder.captures
+                   if outer.id in wanted}
+    return loss, aux, grads, [by_resource[r.id] for r in outer_resources]
+
+
+def _check_not_written(graph, resources, variables, name):
+    written = graph_effects(graph).writes
+    for resource, variable in zip(resources, variables):
+        if resource.id in written:
+            raise TracingError(
+                f"gradient of {name} with respect to Variable {variable.name!r}, which {name} "
+                f"writes: reads before and after the write would stand for different values; "
+                f"differentiate a function that only reads it")
 
 
 def _loss_and_aux(out, has_aux, name):

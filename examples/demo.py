@@ -5,6 +5,7 @@
 import time
 
 import numpy as np
+import train_mlp  # examples/train_mlp.py, beside this file
 
 import autograph as ag
 
@@ -72,6 +73,9 @@ def main():
     print(f"\n== an LSTM cell over a staged loop of {steps} steps ==")
     print(f"same as eager NumPy: {same}; median per call: eager {eager:.0f} µs, "
           f"graph {graph:.0f} µs (ratio {graph / eager:.2f}); traced {graph_lstm.trace_count}x")
+
+    print("\n== training an MLP: one converted train step, ag.value_and_grad(wrt=Variables) ==")
+    train_mlp.train(steps=300, report_every=50)
 
 
 if __name__ == "__main__":

@@ -246,8 +246,8 @@ NON_DIFFERENTIABLE = {
     "assert": "an effect without results; it runs in the forward pass",
     "stack_new": "a stack carries no cotangent",
     "stack_push": "a stack carries no cotangent (popping one with a cotangent is refused)",
-    "read_variable": "a variable's value is differentiated with wrt= Variables",
-    "assign_variable": "a variable's value is differentiated with wrt= Variables",
+    "assign_variable": "a write: gradients with respect to a variable the function writes "
+                       "are refused (tests/test_grad_variables.py)",
 }
 
 

@@ -81,7 +81,7 @@ def test_default_elements_are_small_and_finite(dtype):
     @settings(max_examples=20, deadline=None)
     @given(default_elements(dtype))
     def check(value):
-        assert np.isfinite(value) and abs(value) <= 10
+        assert np.isfinite(value) and abs(value) <= 10 * (1 + 1e-6)  # float32 rounding
         np.asarray(value).astype(dtype)
     check()
 

@@ -11,14 +11,16 @@ from __future__ import annotations
 import numpy as np
 
 from .. import primitives
-from ..abstract import AbstractValue
+from ..abstract import AbstractValue, ResourceType
 from ..ir import Var
 from ..tracer import Tracer, bind, current_builder
 
 
 def differentiable(aval) -> bool:
-    """True for the types that carry cotangents: plain floating-point arrays."""
-    return type(aval) is AbstractValue and aval.dtype.kind == "f"
+    """True for the types that carry cotangents: floating-point arrays, and the
+    resources of floating-point variables (differentiated with `wrt=` Variables:
+    the cotangent of a resource is that of its value, summed over its reads)."""
+    return type(aval) in (AbstractValue, ResourceType) and aval.dtype.kind == "f"
 
 
 def carries_activity(aval) -> bool:

@@ -1,5 +1,6 @@
-"""Rules of `sort` (the cotangent goes back through the inverse permutation) and
-`py_function` (none: a gradient cannot flow through arbitrary Python).
+"""Rules of `sort` (the cotangent goes back through the inverse permutation),
+`py_function` (none: a gradient cannot flow through arbitrary Python) and
+`read_variable` (the read value's cotangent goes to the variable's resource).
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from .. import primitives
 from ..errors import TracingError
 from ..ops.py_function import py_function_p
 from ..ops.sorting import sort_p
+from ..ops.state import read_variable_p
 from .cotangents import reshape_like
 
 
@@ -30,5 +32,10 @@ def _py_function(cts, outs, *args, fn, **params):
                        f"with NumPy functions to differentiate it")
 
 
+def _read_variable(g, out, resource):
+    return (g,)
+
+
 primitives.vjp_rules[sort_p] = _sort
+primitives.vjp_rules[read_variable_p] = _read_variable
 primitives.vjp_rules[py_function_p] = _py_function
