@@ -25,16 +25,19 @@ def _in_order(names: set, nodes) -> list:
     return order + sorted(names - set(order))
 
 
-def block_state(node, blocks: list, extra_live=(), outer=frozenset()) -> list:
+def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=()) -> list:
     """Names modified in `blocks` that are read after `node` or inside the blocks first.
 
-    `extra_live` adds names read again before the blocks run (a loop's head).
+    `extra_live` adds names read again before the blocks run (a loop's head);
+    `then` holds statements that run after the blocks, before what follows
+    `node` (a loop's `else`), so the names they read are live too.
     """
     statements = [s for block in blocks for s in block]
     modified = activity(statements).modified - set(outer)
-    live = set(anno.getanno(node, anno.Static.LIVE_OUT, frozenset())) | set(extra_live)
+    live_out = anno.getanno(node, anno.Static.LIVE_OUT, frozenset())
+    live = set(live_out) | set(extra_live) | live_in(list(then), live_out)
     for block in blocks:
-        live |= live_in(block, anno.getanno(node, anno.Static.LIVE_OUT, frozenset()))
+        live |= live_in(block, live_out)
     return _in_order(modified & live, statements)
 
 

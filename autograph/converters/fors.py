@@ -58,7 +58,8 @@ class _Fors(StatementTransformer):
             extra = logical.transform(extra, self.ctx)
         bind_target = gast.Assign(targets=[node.target], value=node.iter, type_comment=None)
         state = _state.block_state(node, [[bind_target] + node.body], outer=self.outer,
-                            extra_live=reads(extra) if extra is not None else ())
+                                   extra_live=reads(extra) if extra is not None else (),
+                                   then=node.orelse)
         body_name, item = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
         test_name = self.ctx.namer.new("extra_test") if extra is not None else None
         targets = sorted(activity(node.target).modified)  # bound from `itr` at the start

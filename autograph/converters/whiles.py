@@ -39,7 +39,8 @@ class _Whiles(StatementTransformer):
         self.outer = outer
 
     def visit_While(self, node):
-        state = _state.block_state(node, [node.body], extra_live=reads(node.test), outer=self.outer)
+        state = _state.block_state(node, [node.body], extra_live=reads(node.test), outer=self.outer,
+                                   then=node.orelse)
         test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
         _state.enter_as_function(node, [node.body], state)
         self.generic_visit(node)

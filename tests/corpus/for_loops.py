@@ -341,7 +341,17 @@ def unrolled_list_with_traced_break(x_scalar):
 
 XFAIL: dict = {}
 
+def for_else_reads_what_the_loop_bound(n_int):
+    last = i64(0)
+    for i in range(n_int):
+        last = i * 2
+    else:
+        result = last + 1   # `last` is read only here, in the `else`
+    return result
+
+
 CASES = [
+    (for_else_reads_what_the_loop_bound, [(i64(0),), (i64(1),), (i64(4),)]),
     (range_of_int32_bound, [(np.int32(2), vec(1.0, 2.0, 3.0)), (np.int32(0), vec(1.0, 2.0, 3.0))]),
     (range_index_divided_by_bound, [(i64(4),), (i64(1),)]),
     (continue_as_last_statement, [(vec(1.0, -2.0),), (vec(-1.0, -2.0),)]),

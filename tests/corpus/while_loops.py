@@ -295,7 +295,19 @@ def return_inside_while_skips_else(x_vec, n_int):
     return x_vec
 
 
+def while_else_reads_what_the_loop_bound(n_int):
+    i = 0
+    last = i64(-1)
+    while i < n_int:
+        last = i * 3
+        i += 1
+    else:
+        result = last - 1   # `last` is read only here, in the `else`
+    return result
+
+
 CASES = [
+    (while_else_reads_what_the_loop_bound, [(i64(0),), (i64(1),), (i64(4),)]),
     (return_inside_while_skips_else, [(vec(-1.0, 2.0, 3.0), i64(3)), (vec(-1.0, -2.0, -3.0), i64(3)),
                                       (vec(1.0, 2.0, 3.0), i64(0))]),
     (while_else_return_unless_broken, [(vec(1.0, -2.0, 3.0),), (vec(1.0, 2.0, 3.0),)]),
