@@ -5,6 +5,8 @@ executor runs the same kernels one equation at a time and is the place to
 hook in for debugging: override `run_eqn` to dump values or time each
 equation. Values are freed after their last use, and an error raised by a
 kernel keeps its type and gains a note naming the equation and the user's line.
+As in compiled graphs, an output that is a constant's or a variable's own
+array is returned as a copy.
 
 >>> import numpy as np
 >>> from runtime import GraphBuilder, AbstractValue
@@ -16,6 +18,7 @@ kernel keeps its type and gains a note naming the equation and the user's line.
 """
 from __future__ import annotations
 
+from .aliasing import storage_outputs
 from .backend import CPU
 from .errors import add_note_once
 from .ir import Graph, Literal
@@ -31,6 +34,7 @@ class Executor:
         self.kernels = [backend.kernel(e.primitive, e.params) for e in graph.eqns]
         self.consts = {v.id: backend.asarray(x) for v, x in graph.consts.items()}
         self.last_use = self._last_uses(graph)
+        self.copied_outputs = storage_outputs(graph)  # constants' or variables' own arrays
 
     @staticmethod
     def _last_uses(graph):
@@ -66,7 +70,9 @@ class Executor:
                 env[eqn.outputs[0].id] = results
             for var_id in self.last_use[i]:
                 env.pop(var_id, None)
-        return [a.value if isinstance(a, Literal) else env[a.id] for a in graph.outputs]
+        return [a.value if isinstance(a, Literal) else
+                env[a.id].copy() if i in self.copied_outputs else env[a.id]
+                for i, a in enumerate(graph.outputs)]
 
     def run_eqn(self, eqn, kernel, values):
         """Runs one equation; override to observe or time it."""
