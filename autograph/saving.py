@@ -48,10 +48,16 @@ def save(f, path, *specs, signatures=None) -> None:
 
     `specs` (arrays, `TensorSpec`s and Python values, as for
     `f.get_concrete_function`) choose one signature; `signatures=[(spec, ...),
-    ...]` several; with neither, every signature `f` has traced is saved.
+    ...]` several; with neither, every signature `f` has traced is saved. A
+    loaded function is saved again with its signatures and current values.
     """
+    if isinstance(f, LoadedFunction):
+        if specs or signatures is not None:
+            raise TypeError("a loaded function is saved with the signatures it was saved with")
+        return _write(path, f._document, f.variables, f._constants)
     if not isinstance(f, GraphFunction):
-        raise TypeError(f"ag.save takes a graph function (from ag.convert), not {f!r}")
+        raise TypeError(f"ag.save takes a graph function (from ag.convert) or a loaded "
+                        f"function, not {f!r}")
     if specs and signatures is not None:
         raise TypeError("give the specs of one signature, or signatures=[...], not both")
     if specs:
@@ -74,16 +80,20 @@ def save(f, path, *specs, signatures=None) -> None:
             entries.append(_signature_to_data(f, concrete, constants, variables))
         except SerializationError as error:
             raise SerializationError(f"cannot save {f.__qualname__}: {error}") from None
-    ordered = sorted(variables.values(), key=lambda item: item[0])
+    ordered = [v for _, v in sorted(variables.values(), key=lambda item: item[0])]
     document = {
         "function": f.__qualname__,
         "variables": [{"key": f"v{i}", "name": v.name, "type": type_to_text(v.resource_type),
-                       "trainable": v.trainable} for i, v in ordered],
+                       "trainable": v.trainable} for i, v in enumerate(ordered)],
         "signatures": entries,
     }
+    _write(path, document, ordered, constants)
+
+
+def _write(path, document: dict, variables: list, constants: dict) -> None:
     write_folder(path, FORMAT, VERSION, {
         "function.json": json.dumps(document, indent=1).encode(),
-        "variables.npz": npz_bytes({f"v{i}": v.numpy() for i, v in ordered}),
+        "variables.npz": npz_bytes({f"v{i}": v.numpy() for i, v in enumerate(variables)}),
         "constants.npz": npz_bytes(constants),
     })
 
@@ -150,6 +160,7 @@ class LoadedFunction:
 
     def __init__(self, document: dict, values: dict, constants: dict):
         self.__name__ = self.__qualname__ = document["function"]
+        self._document, self._constants = document, constants  # to save it again
         self.variables = []
         for entry in document["variables"]:
             variable = Variable(values[entry["key"]], name=entry["name"],

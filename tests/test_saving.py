@@ -131,6 +131,20 @@ def test_loaded_functions_update_their_own_variables(model_module, tmp_path):
     np.testing.assert_allclose(loaded.variables[0].numpy(), model.w.numpy(), rtol=1e-6)
 
 
+def test_a_loaded_function_saves_again_with_its_current_values(tmp_path):
+    v = ag.Variable(np.zeros(2), name="v")
+    f = ag.convert(lambda x: v.assign_add(x))
+    ag.save(f, tmp_path / "first", ag.TensorSpec((2,), np.float64))
+    loaded = ag.load(tmp_path / "first")
+    loaded(np.ones(2))                                   # fine-tuned after loading
+    ag.save(loaded, tmp_path / "second")
+    again = ag.load(tmp_path / "second")
+    np.testing.assert_array_equal(again.variables[0].numpy(), [1, 1])
+    np.testing.assert_array_equal(again(np.ones(2)), [2, 2])
+    with pytest.raises(TypeError, match="saved with the signatures it was saved with"):
+        ag.save(loaded, tmp_path / "third", np.ones(3))
+
+
 def test_several_signatures_and_dispatch(tmp_path):
     @ag.convert
     def f(x, mode="sum"):
