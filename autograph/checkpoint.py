@@ -89,18 +89,30 @@ def _walk(obj, path: str, found: dict, seen: set) -> None:
     if isinstance(obj, Variable):
         if id(obj) not in seen:
             seen.add(id(obj))
+            if path in found:
+                raise ValueError(f"two variables have the checkpoint path {path!r} (a key "
+                                 f"holding '/', or keys like 0 and '0'); rename one")
             found[path] = obj
         return
     if isinstance(obj, _OPAQUE) or id(obj) in seen:
         return
     seen.add(id(obj))
     if isinstance(obj, dict):
-        items = obj.items()
+        items = list(obj.items())
     elif isinstance(obj, (list, tuple)):
-        items = enumerate(obj)
-    elif hasattr(obj, "__dict__"):
-        items = ((k, v) for k, v in vars(obj).items() if not k.startswith("__"))
+        items = list(enumerate(obj))
     else:
-        return
+        items = _attributes(obj)
     for key, value in items:
         _walk(value, f"{path}/{key}", found, seen)
+
+
+def _attributes(obj) -> list:
+    """(name, value) of an object's attributes: its `__dict__` and its `__slots__`."""
+    items = [(k, v) for k, v in getattr(obj, "__dict__", {}).items() if not k.startswith("__")]
+    for cls in type(obj).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if not name.startswith("__") and hasattr(obj, name):
+                items.append((name, getattr(obj, name)))
+    return items

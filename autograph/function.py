@@ -271,7 +271,7 @@ class GraphFunction:
             return fn  # a method's own wrapper converts the method it calls
         if isinstance(fn, types.FunctionType):
             return convert_function(fn)
-        return functools.partial(converted_call, fn)
+        return lambda *args, **kwargs: converted_call(fn, args, kwargs)
 
     def _warn_if_retracing(self, sig):
         previous, self._last_sig = self._last_sig, sig

@@ -28,6 +28,7 @@ from runtime.autodiff.cotangents import as_tracer
 from runtime.autodiff.transform import check_differentiable_input, check_scalar_output
 from runtime.effects import graph_effects
 from runtime.tree import flatten
+from runtime.variable_scope import CreationScope
 from runtime.variables import Variable
 
 from .convert import convert
@@ -70,7 +71,10 @@ def _positions(argnums) -> tuple:
     if isinstance(argnums, int):
         return (argnums,)
     if isinstance(argnums, (tuple, list)) and argnums:
-        return tuple(operator.index(i) for i in argnums)
+        positions = tuple(operator.index(i) for i in argnums)
+        if len(set(positions)) != len(positions):
+            raise ValueError(f"argnums {tuple(argnums)} names an argument twice")
+        return positions
     raise TypeError(f"argnums must be an int or a non-empty tuple of ints, not {argnums!r}")
 
 
@@ -120,6 +124,8 @@ def _traced_gradient(target, args, kwargs, positions, has_aux, variables):
             raise ValueError(f"argnums {i} is out of range: {name} was called with "
                              f"{len(args)} positional arguments")
     positions = [i % len(args) for i in positions]
+    if len(set(positions)) != len(positions):
+        raise ValueError(f"argnums names an argument of {name} twice")
     parts = [flatten(a) for a in args] + [flatten(kwargs)]
     leaves = [x for part_leaves, _ in parts for x in part_leaves]
     selected = [i in positions for i, (part_leaves, _) in enumerate(parts) for _ in part_leaves]
@@ -136,11 +142,15 @@ def _traced_gradient(target, args, kwargs, positions, has_aux, variables):
     builder = GraphBuilder(name, parent)
     with builder:
         inner_resources = [builder.resource(v) for v in variables]  # captured in this order
-        inner = iter([builder.new_input(x.aval, x.node.name) for x in traced])
+        inputs = [builder.new_input(x.aval, x.node.name) for x in traced]
+        inner = iter(inputs)
         inner_leaves = [next(inner) if isinstance(x, Tracer) else x for x in leaves]
         it = iter(inner_leaves)
         rebuilt = [tree.unflatten([next(it) for _ in part_leaves]) for part_leaves, tree in parts]
-        out = target(*rebuilt[:-1], **rebuilt[-1])
+        # variables made on `target`'s first call may take initial values from these inputs
+        arguments = {t.node.id: x for t, x in zip(inputs, traced)}
+        with CreationScope(name, builder, allowed=False, inputs=arguments):
+            out = target(*rebuilt[:-1], **rebuilt[-1])
         loss, aux = _loss_and_aux(out, has_aux, name)
         loss = as_tracer(loss)
     check_scalar_output(loss.aval, f"the output of {name}")

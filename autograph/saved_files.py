@@ -28,10 +28,14 @@ class LoadError(AutographError):
 
 
 def write_folder(path, format_name: str, version: int, files: dict[str, bytes]) -> None:
-    """Writes `files` (name -> contents) and their manifest to the folder `path`, atomically."""
+    """Writes `files` (name -> contents) and their manifest to the folder `path`, atomically.
+
+    An earlier save at `path` is replaced; a folder holding anything else is refused.
+    """
     path = os.path.abspath(os.fspath(path))
     parent = os.path.dirname(path)
     os.makedirs(parent, exist_ok=True)
+    _check_replaceable(path)
     staging = tempfile.mkdtemp(prefix=f".{os.path.basename(path)}.saving-", dir=parent)
     try:
         manifest = {"format": format_name, "version": version, "files": {}}
@@ -54,12 +58,21 @@ def _write_synced(filename: str, data: bytes) -> None:
         os.fsync(f.fileno())
 
 
+def _check_replaceable(path: str) -> None:
+    if not os.path.exists(path):
+        return
+    if not os.path.isdir(path):
+        raise FileExistsError(f"{path} exists and is not a folder")
+    if os.listdir(path) and not os.path.exists(os.path.join(path, MANIFEST)):
+        raise FileExistsError(f"{path} is a folder that holds other files, not an earlier "
+                              f"save; save to a new or empty folder")
+
+
 def _replace_folder(staging: str, path: str) -> None:
     if not os.path.exists(path):
         os.rename(staging, path)
         return
-    if not os.path.isdir(path):
-        raise FileExistsError(f"{path} exists and is not a folder")
+    _check_replaceable(path)
     old = tempfile.mkdtemp(prefix=f".{os.path.basename(path)}.old-", dir=os.path.dirname(path))
     os.rmdir(old)
     os.rename(path, old)

@@ -67,7 +67,8 @@ def leaf_key(x, spec: TensorSpec | None = None, label: str = "argument"):
         hash(x)
     except TypeError:
         return ("object", type(x), identity_key(x))
-    if type(x).__hash__ is object.__hash__:  # compared by identity: a model, a function
+    if type(x).__hash__ is object.__hash__ and x is not None and x is not Ellipsis:
+        # compared by identity: a model, a function
         return ("object", type(x), identity_key(x))
     return ("py", type(x), x)
 

@@ -4,7 +4,8 @@ A graph becomes a dict of inputs, equations and outputs; values are numbered,
 types read like `float32[?,3]` (a variable's resource: `ref float32[3]`), and
 constant arrays go to a side table (`constants`) that the caller stores as
 binary. Equation params are JSON values, with tagged objects for what JSON
-lacks: `{"dtype": "float32"}`, `{"slice": [0, null, 2]}`, `{"graph": {...}}`.
+lacks: `{"dtype": "float32"}`, `{"slice": [0, null, 2]}`, `{"graph": {...},
+"ref": 0}` (a subgraph; where it appears again, `{"graph_ref": 0}`).
 
 >>> import numpy as np
 >>> from runtime import GraphBuilder, AbstractValue
@@ -71,7 +72,7 @@ def value_to_data(value, where: str):
     if type(value) is complex:
         return {"complex": [repr(value.real), repr(value.imag)]}
     if isinstance(value, np.generic):
-        return {"scalar": repr(value.item()), "dtype": value.dtype.name}
+        return {"scalar": value_to_data(value.item(), where), "dtype": value.dtype.name}
     if isinstance(value, np.dtype):
         return {"dtype": value.name}
     if isinstance(value, Dyn):
@@ -99,7 +100,7 @@ def value_from_data(data):
     if tag == "complex":
         return complex(float(body[0]), float(body[1]))
     if tag == "scalar":
-        return np.dtype(data["dtype"]).type(_literal_text(body))
+        return np.dtype(data["dtype"]).type(value_from_data(body))
     if tag == "dtype":
         return np.dtype(body)
     if tag == "dyn":
@@ -113,16 +114,14 @@ def value_from_data(data):
     raise SerializationError(f"unknown tagged value {tag!r}")
 
 
-def _literal_text(text: str):
-    import ast
-    return ast.literal_eval(text)
-
-
 # -- graphs ------------------------------------------------------------------------
 
 class _Numbering:
+    """Numbers for Vars, and for subgraphs (a graph used twice is written once)."""
+
     def __init__(self):
         self.ids: dict[int, int] = {}
+        self.graphs: dict[int, int] = {}
 
     def __call__(self, var: Var) -> int:
         return self.ids.setdefault(var.id, len(self.ids))
@@ -152,7 +151,7 @@ def graph_to_data(graph: Graph, constants: dict, numbering: _Numbering | None = 
         entry = {"op": eqn.primitive.name,
                  "in": [_atom_to_data(a, number) for a in eqn.inputs],
                  "out": [[number(v), type_to_text(v.aval)] for v in eqn.outputs]}
-        params = {k: ({"graph": graph_to_data(v, constants, number)} if isinstance(v, Graph)
+        params = {k: (_subgraph_to_data(v, constants, number) if isinstance(v, Graph)
                       else value_to_data(v, f"param {k!r} of {where}"))
                   for k, v in eqn.params.items()}
         if params:
@@ -164,15 +163,35 @@ def graph_to_data(graph: Graph, constants: dict, numbering: _Numbering | None = 
     return data
 
 
+def _subgraph_to_data(graph: Graph, constants, number: _Numbering) -> dict:
+    known = number.graphs.get(id(graph))
+    if known is not None:  # the same graph again (a graph function called twice)
+        return {"graph_ref": known}
+    number.graphs[id(graph)] = len(number.graphs)
+    return {"graph": graph_to_data(graph, constants, number), "ref": number.graphs[id(graph)]}
+
+
 def _atom_to_data(atom, number):
     if isinstance(atom, Literal):
         return {"literal": value_to_data(atom.value, "a literal")}
     return number(atom)
 
 
-def graph_from_data(data: dict, constants: dict, variables: dict | None = None) -> Graph:
+def graph_from_data(data: dict, constants: dict, variables: dict | None = None,
+                    graphs: dict | None = None) -> Graph:
     """The graph that `graph_to_data` wrote; `constants` maps names to arrays."""
     variables = {} if variables is None else variables
+    graphs = {} if graphs is None else graphs
+
+    def subgraph(value):
+        if "graph_ref" in value:
+            if value["graph_ref"] not in graphs:
+                raise SerializationError(f"graph {value['graph_ref']} is used before it is "
+                                         f"defined")
+            return graphs[value["graph_ref"]]
+        graph = graph_from_data(value["graph"], constants, variables, graphs)
+        graphs[value["ref"]] = graph
+        return graph
 
     def define(number, text, name=None):
         if number in variables:
@@ -199,9 +218,8 @@ def graph_from_data(data: dict, constants: dict, variables: dict | None = None) 
         if prim is None:
             raise SerializationError(f"unknown primitive {entry['op']!r}")
         ins = [atom(a) for a in entry["in"]]
-        params = {k: graph_from_data(v["graph"], constants, variables)
-                  if isinstance(v, dict) and "graph" in v else value_from_data(v)
-                  for k, v in entry.get("params", {}).items()}
+        params = {k: subgraph(v) if isinstance(v, dict) and ("graph" in v or "graph_ref" in v)
+                  else value_from_data(v) for k, v in entry.get("params", {}).items()}
         outs = [define(n, t) for n, t in entry["out"]]
         source = SourceInfo(*entry["source"]) if "source" in entry else None
         eqns.append(Eqn(prim, ins, params, outs, source))

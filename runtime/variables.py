@@ -20,7 +20,9 @@ a value read earlier keeps its contents.
 """
 from __future__ import annotations
 
+import contextlib
 import operator
+import threading
 
 import numpy as np
 
@@ -129,6 +131,9 @@ class Variable:
 
     def store(self, mode: str, value, xp=np):
         """Replaces the stored array by `value` ("assign") or the current one +/- `value`."""
+        if _journals.stack:
+            for journal in _journals.stack:
+                journal.setdefault(id(self), (self, self._value))
         if mode != "assign":
             current = self.value_on(xp)
             value = current + value if mode == "add" else current - value
@@ -245,6 +250,34 @@ for _name in ("neg", "pos", "abs", "invert"):
     setattr(Variable, f"__{_name}__", _unary(getattr(operator, _name)))
 Variable.__divmod__ = _binary(divmod)
 Variable.__rdivmod__ = _reflected(divmod)
+
+
+class _Journals(threading.local):
+    def __init__(self):
+        self.stack: list[dict] = []
+
+
+_journals = _Journals()
+
+
+@contextlib.contextmanager
+def recording_writes(undo: bool = False):
+    """Records the variables a block writes, each with the value it had before.
+
+    Yields a dict filled as the block runs: id(variable) -> (variable, value
+    before). With `undo`, each gets that value back afterwards (to run one
+    computation twice from the same state: an eager oracle, then its graph).
+    Variables the block created are left as they are.
+    """
+    journal: dict = {}
+    _journals.stack.append(journal)
+    try:
+        yield journal
+    finally:
+        _journals.stack.remove(journal)
+        if undo:
+            for variable, value in journal.values():
+                variable._value = value
 
 
 def read_variables(values):

@@ -48,11 +48,15 @@ def load(function_def, fn, origin_label: str):
     The new function shares `fn`'s globals, defaults and closure cells; `ag__`
     reaches it as one more closure variable.
     """
-    freevars = list(fn.__code__.co_freevars)
+    freevars = _captured(fn)
     # Inside the factory the def gets a name of its own, so that the function's
     # name in its body still means what it meant (a global, or a closure cell).
+    # Its defaults and annotations are `fn`'s own values (set by `instantiate`):
+    # their expressions may name locals of the function that defined `fn`.
     function_def = copy.copy(function_def)
     function_def.name = f"{function_def.name}__converted"
+    function_def.args = _without_defaults_and_annotations(function_def.args)
+    function_def.returns = None
     factory = gast.FunctionDef(
         name=FACTORY, args=_params(["ag__", *freevars]),
         body=[function_def, gast.Return(value=gast.Name(id=function_def.name, ctx=gast.Load(),
@@ -72,16 +76,33 @@ def instantiate(factory_code, fn, ag_module):
     """The converted function, bound to `fn`'s globals, defaults and closure cells."""
     factory = types.FunctionType(factory_code, fn.__globals__, FACTORY)
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    inner = factory(ag_module, *[c.cell_contents if _full(c) else None for c in cells.values()])
+    inner = factory(ag_module, *[cells[name].cell_contents if _full(cells[name]) else None
+                                 for name in _captured(fn)])
     closure = tuple(cells.get(name) or types.CellType(ag_module) if name == "ag__"
                     else cells[name] for name in inner.__code__.co_freevars)
     code = inner.__code__.replace(co_name=fn.__code__.co_name)
     converted = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
     converted.__kwdefaults__ = fn.__kwdefaults__
+    converted.__annotations__ = dict(getattr(fn, "__annotations__", {}))
     converted.__dict__.update(fn.__dict__)
     converted.__qualname__ = fn.__qualname__
     converted.__doc__ = fn.__doc__
     return converted
+
+
+def _captured(fn) -> list:
+    """`fn`'s free variables but `ag__` (a function defined in converted code has it too)."""
+    return [name for name in fn.__code__.co_freevars if name != "ag__"]
+
+
+def _without_defaults_and_annotations(args):
+    args = copy.deepcopy(args)  # the tree is shared with `to_code`
+    args.defaults = []
+    args.kw_defaults = [None] * len(args.kwonlyargs)
+    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+        if arg is not None:
+            arg.annotation = None
+    return args
 
 
 def _full(cell) -> bool:

@@ -10,8 +10,9 @@ of the inputs, with stdout captured:
    where there is nothing to vary, on the first inputs again.
 
 Each call must return the same structure, dtypes, shapes and values
-(`compare`) and print the same text, or raise the same type of exception;
-the second call must not trace again.
+(`compare`), print the same text and leave the `Variable`s it uses with the
+same values (the graph starts from the values eager started from), or raise
+the same type of exception; the second call must not trace again.
 
 >>> import numpy as np
 >>> assert_graph_equivalent(lambda x, n: np.tanh(x) * n, np.linspace(-1, 1, 5), 3)
@@ -32,6 +33,10 @@ import dataclasses
 import inspect
 import io
 import textwrap
+
+import numpy as np
+
+from runtime.variables import recording_writes
 
 from ..convert import convert
 from ..function import GraphFunction
@@ -130,12 +135,16 @@ class BackendCheck:
         self.matched: list[Call] = []
 
     def check(self, call: Call) -> None:
-        eager = run_call(self.oracle, call)
+        with recording_writes(undo=True) as eager_writes:  # the graph starts where eager did
+            eager = run_call(self.oracle, call)
+            eager_state = {key: v.numpy() for key, (v, _) in eager_writes.items()}
         traces = self.graph_fn.trace_count
-        with on_backend(self.backend):
+        with on_backend(self.backend), recording_writes() as graph_writes:
             graph = run_call(self.graph_fn, call)
         graph.value = to_host(graph.value)
         problems, hints, line = self._compare(eager, graph, call)
+        problems += _state_differences(eager_writes, eager_state, graph_writes, self.rtol,
+                                       self.atol)
         retraced = self._retrace(call, traces)
         problems += retraced
         hints += [report.RETRACE_HINT] if retraced else []
@@ -230,6 +239,19 @@ class BackendCheck:
                          f"{report.inputs_text(self.oracle, earlier.args, earlier.kwargs)}")
         lines += _indented(source_window(self.oracle, line, converted=self.graph_fn.autograph))
         return "\n".join(lines)
+
+
+def _state_differences(eager_writes, eager_state, graph_writes, rtol, atol) -> list[str]:
+    """Variables that eager and the graph left with different values."""
+    problems = []
+    for key, (variable, before) in {**graph_writes, **eager_writes}.items():
+        expected = eager_state.get(key, to_host(before))
+        got = variable.numpy()
+        if got.shape != expected.shape or not np.allclose(got, expected, rtol, atol,
+                                                          equal_nan=True):
+            problems += [f"Variable {variable.name!r} after the call: eager left "
+                         f"{value_text(expected)}, the graph {value_text(got)}"]
+    return problems
 
 
 def check_graph_equivalence(fn, args=(), kwargs=None, *, rtol=1e-6, atol=0.0, second_args=None,
