@@ -9,11 +9,29 @@ from __future__ import annotations
 
 import gast
 
-from ..pyct import templates
+from runtime import ConversionError
+
+from ..pyct import anno, templates
 from ..pyct.transformer import ExpressionTransformer
 
 
-def _lazy(node):
+def refuse_assignments(node, where: str) -> None:
+    """Raises `ConversionError` for a `:=` in `node` (outside lambdas of its own): moved into
+    a function of its own, the expression would bind the name there, not in the caller."""
+    stack = [node]
+    while stack:
+        child = stack.pop()
+        if isinstance(child, gast.NamedExpr):
+            filename, line, _ = anno.getanno(child, anno.Static.ORIGIN, ("<unknown>", "?", ""))
+            raise ConversionError(
+                f"an assignment expression (`:=`) in {where} cannot be converted (at "
+                f"{filename}:{line}); assign the name in a statement before it")
+        if not isinstance(child, gast.Lambda):
+            stack.extend(gast.iter_child_nodes(child))
+
+
+def _lazy(node, where="an operand of `and`, `or` or a comparison chain"):
+    refuse_assignments(node, where)
     return gast.Lambda(args=gast.arguments(args=[], posonlyargs=[], vararg=None,
                                            kwonlyargs=[], kw_defaults=[], kwarg=None,
                                            defaults=[]), body=node)

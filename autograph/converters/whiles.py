@@ -20,7 +20,7 @@ from ..pyct import templates
 from ..pyct.activity import reads
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
-from . import _state
+from . import _state, logical
 
 _TEMPLATE = """
 def loop_test(state):
@@ -39,6 +39,7 @@ class _Whiles(StatementTransformer):
         self.outer = outer
 
     def visit_While(self, node):
+        logical.refuse_assignments(node.test, "a `while` test")
         state = _state.block_state(node, [node.body], extra_live=reads(node.test), outer=self.outer,
                                    then=node.orelse)
         test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")

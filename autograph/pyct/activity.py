@@ -30,12 +30,17 @@ class Scope:
 class _Activity(ExpressionVisitor):
     def __init__(self):
         self.scope = Scope()
+        self.walrus = set()  # names bound by `:=`: a comprehension's binds them outside it
 
     def visit_Name(self, node):
         if isinstance(node.ctx, gast.Load):
             self.scope.read.add(node.id)
         else:
             self.scope.modified.add(node.id)
+
+    def visit_NamedExpr(self, node):
+        self.walrus.add(node.target.id)
+        self.generic_visit(node)
 
     def visit_AugAssign(self, node):
         if isinstance(node.target, gast.Name):
@@ -77,6 +82,8 @@ class _Activity(ExpressionVisitor):
         for element in elements:
             inner.visit(element)
         self.scope.read |= inner.scope.read - inner.scope.modified
+        self.scope.modified |= inner.walrus
+        self.walrus |= inner.walrus
         # The first iterable is evaluated in the enclosing scope.
         self.visit(node.generators[0].iter)
 

@@ -70,8 +70,15 @@ def _define_block(body, defined: frozenset, key=Static.DEFINED_IN, merge=frozens
     return defined
 
 
+def _header_binds(node) -> set:
+    """Names a block's header binds with `:=` (its test or iterable runs at least once)."""
+    return activity(node.iter if isinstance(node, gast.For) else node.test).modified
+
+
 def _define(node, defined: frozenset, key, merge) -> frozenset:
     """Names bound after `node`: on every path (`merge` is &) or on some path (|)."""
+    if isinstance(node, _BLOCKS):
+        defined = defined | _header_binds(node)
     if isinstance(node, gast.If):
         return merge(_define_block(node.body, defined, key, merge),
                      _define_block(node.orelse, defined, key, merge))

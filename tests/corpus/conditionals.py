@@ -282,6 +282,23 @@ def pass_in_branch(x_scalar):
 XFAIL: dict = {}
 
 
+def assignment_expression_in_test(x_vec, n_int):
+    # `:=` in a test binds total: a later staged `if` must carry it, not start it unbound.
+    if (total := x_vec.sum()) > 100.0:
+        x_vec = x_vec + 1.0
+    if n_int > 0:
+        total = total + 1.0
+    return total
+
+
+def assignment_expression_in_comprehension(x_vec, n_int):
+    # `:=` in a comprehension binds last in the function: the staged `if` changes it.
+    last = x_vec[0]
+    if n_int > 0:
+        doubled = [(last := v * 2.0) for v in x_vec]  # noqa: F841
+    return last
+
+
 def chained_assignment_in_branch(x_scalar):
     a = c = x_scalar * 2
     if a > 0:
@@ -307,6 +324,9 @@ def python_if_then_traced_elif(x_scalar, mode_py):
 
 
 CASES = [
+    (assignment_expression_in_test, [(vec(1.0, 2.0), i64(1)), (vec(1.0, 2.0), i64(-1))]),
+    (assignment_expression_in_comprehension, [(vec(1.0, 2.0), i64(1)),
+                                              (vec(1.0, 2.0), i64(-1))]),
     (chained_assignment_in_branch, [(f64(1.0),), (f64(-1.0),)]),
     (delete_after_branch, [(f64(1.0),), (f64(-1.0),)]),
     (python_if_then_traced_elif, [(f64(1.0), 2), (f64(-1.0), 2)]),
