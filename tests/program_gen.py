@@ -3,8 +3,9 @@
 `programs()` is a Hypothesis strategy for `Program`s: the source of a module
 defining `f(n, k, x, p)` that mixes nested `if`/`elif`/`else`, bounded `while`
 loops (also `while True:` with a `break`), `for` loops over `range` (traced and
-Python bounds), over arrays and over `enumerate`, loop `else` blocks, `break`,
-`continue`, early `return`s, `a if c else b` and in-place updates. Every
+Python bounds, steps up and down), over arrays, `enumerate` and `zip`, over Python
+lists and tuples (unrolled), loop `else` blocks, `break`, `continue`, early
+`return`s, `a if c else b`, comparison chains and in-place updates. Every
 program is valid Python that returns on every path, and every run of it
 terminates:
 
@@ -59,6 +60,10 @@ class Features:
     while_loops: bool = True
     for_range: bool = True
     for_array: bool = True           # `for v in x:`
+    for_zip: bool = True             # `for u, v in zip(x, y):`
+    for_python: bool = True          # `for w in (0.5, s, -1.0):`, `for j in (2, 0, 1):` (unrolled)
+    range_down: bool = True          # `range(n, 0, -1)`: a negative step
+    comparison_chains: bool = True   # `a < b <= c`
     python_counter: bool = True      # `i0 = 0` (a Python int) as a while counter
     loop_else: bool = True           # `while ...: ... else: ...`, `for ...: ... else: ...`
     jump_in_loop_else: bool = True   # `break`/`continue` of an outer loop in a loop's `else`
@@ -209,7 +214,10 @@ class _Generator:
             return self.choice([FLAG_VAR, f"not {FLAG_VAR}"])
         if kind == "compare":
             op = self.choice(["<", "<=", ">", ">=", "==", "!="])
-            return f"{self.int_expr(scope, 1).src} {op} {self.int_expr(scope, 1).src}"
+            compare = f"{self.int_expr(scope, 1).src} {op} {self.int_expr(scope, 1).src}"
+            if self.features.comparison_chains and self.draw(st.integers(0, 3)) == 0:
+                compare += f" {self.choice(['<', '<=', '!='])} {self.int_expr(scope, 1).src}"
+            return compare
         if kind == "parity":
             return f"{self.int_expr(scope, 1).src} % 2 == {self.choice(['0', '1'])}"
         if kind == "float":
@@ -248,7 +256,9 @@ class _Generator:
             if scope.loops < MAX_LOOP_NESTING:
                 kinds += (["while"] if f.while_loops else []) + \
                          (["for_range"] if f.for_range else []) + \
-                         (["for_array"] if f.for_array else [])
+                         (["for_array"] if f.for_array else []) + \
+                         (["for_zip"] if f.for_zip else []) + \
+                         (["for_python"] if f.for_python else [])
         if scope.loops and scope.jumps and f.break_continue:
             kinds += ["break", "continue"]
         if f.early_return and scope.depth and scope.returns and \
@@ -339,7 +349,25 @@ class _Generator:
         target = f"j{self.counters}"
         self.counters += 1
         has_else = self.has_else()
-        if kind == "for_array" and self.draw(st.booleans()):
+        if kind == "for_zip":
+            item = f"v{self.counters - 1}"
+            header = f"for {target}, {item} in zip({self.choice(ARRAY_VARS)}, " \
+                     f"{self.choice(ARRAY_VARS)}):"
+            inner = scope.inner(loop=True, floats=[target, item],
+                                returns=self.body_returns(has_else))
+        elif kind == "for_python" and self.draw(st.booleans()):
+            # Floats: Python floats and traced scalars read when the loop starts.
+            items = [self.choice(["0.5", "-1.0", FLOAT_VAR, "x[1]", "y.sum()"])
+                     for _ in range(self.draw(st.integers(1, 3)))]
+            header = f"for {target} in ({', '.join(items)},):"
+            inner = scope.inner(loop=True, floats=[target], returns=self.body_returns(has_else))
+        elif kind == "for_python":
+            items = [self.int_literal() for _ in range(self.draw(st.integers(1, 3)))]
+            listed = f"[{', '.join(items)}]"
+            header = f"for {target} in {self.choice([listed, f'({listed[1:-1]},)'])}:"
+            inner = scope.inner(loop=True, ints=[(target, False)],
+                                returns=self.body_returns(has_else))
+        elif kind == "for_array" and self.draw(st.booleans()):
             item = f"v{self.counters - 1}"
             header = f"for {target}, {item} in enumerate({self.choice(ARRAY_VARS)}):"
             inner = scope.inner(loop=True, ints=[(target, False)], floats=[item],
@@ -353,7 +381,9 @@ class _Generator:
             if outer and self.draw(st.booleans()):
                 bounds = self.choice(outer + [f"{name}, n" for name in outer])
             else:
-                bounds = self.choice(["n", "3", "p", "k % 4", "1, n", "n, 5", "0, n, 2"])
+                bounds = self.choice(["n", "3", "p", "k % 4", "1, n", "n, 5", "0, n, 2"]
+                                     + (["n, 0, -1", "k % 4, -1, -1", "4, p, -2"]
+                                        if self.features.range_down else []))
             header = f"for {target} in range({bounds}):"
             # A range target is a Python int when run eagerly, traced or not in the graph.
             inner = scope.inner(loop=True, ints=[(target, False)],

@@ -154,6 +154,10 @@ GRAMMAR_CONSTRUCTS = {
     "and/or/not": r"\) (and|or) \(|not \(",
     "while True": r"while True:",
     "for over enumerate": r"in enumerate\(",
+    "for over zip": r"in zip\(",
+    "for over a Python tuple or list": r"for j\d+ in [(\[]",
+    "range counting down": r"in range\(.*, -[12]\):",
+    "comparison chain": r" (<|<=|>|>=|==|!=) ((?! and | or | if | else |, )[^:])*? (<|<=|!=) ",
     "range bound from an enclosing loop": r"in range\((j|i)\d+",
     "traced index": r"\[[^]:]*% 3\]",
     "flag set by a condition": r"done = [^TF]",
@@ -412,4 +416,24 @@ def f(n, k, x, p):
         k = b
     b += b
     return (k, x)
+""", program_dir)
+
+
+# `:=` where the converter moves an expression into a function of its own (an operand of
+# `and`/`or`, a branch of `a if c else b`, a `while` test) would bind the name there, not in
+# `f`: refused at conversion rather than silently wrong.
+
+@pytest.mark.parametrize("line", [
+    "if n > 0 and (s := x.sum()) > 1.0:\n        k = k + 1",
+    "k = (k if p > 0 else (b := k + 1))",
+    "i = 0\n    while (i := i + 1) < 3:\n        k = k + 1",
+])
+def test_assignment_expression_moved_into_a_function_is_refused(program_dir, line):
+    with pytest.raises(AssertionError, match=r"ConversionError: an assignment expression"):
+        check_source(f"""
+def f(n, k, x, p):
+    s = x[0]
+    b = k
+    {line}
+    return (k + b, x + s)
 """, program_dir)
