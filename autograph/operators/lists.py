@@ -28,6 +28,14 @@ class TracedList:
     def __tree_unflatten__(cls, aux, children):
         return cls(children[0])
 
+    def __fill_placeholders__(self, other: "TracedList") -> "TracedList":
+        """An empty list facing a filled one (in the other branch of a staged `if`) is an
+        empty stack of its elements' type, not a stand-in of the other's length."""
+        if not is_unbound(self.stack) or is_unbound(other.stack):
+            return self
+        shape = (0,) + tuple(d or 0 for d in other.stack.shape[1:])
+        return TracedList(np.zeros(shape, other.stack.dtype))
+
     def append(self, value) -> "TracedList":
         item = np.expand_dims(value, 0)
         if is_unbound(self.stack):

@@ -128,6 +128,9 @@ def fill_placeholders(value, other):
     if is_placeholder(value) and not is_placeholder(other):
         leaves, tree = flatten(other)
         return tree.unflatten([_stand_in(leaf) for leaf in leaves])
+    fill = getattr(value, "__fill_placeholders__", None)  # a node that knows its stand-ins
+    if fill is not None and type(other) is type(value):
+        return fill(other)
     if isinstance(value, (tuple, list)) and type(value) is type(other) and len(value) == len(other):
         items = [fill_placeholders(v, o) for v, o in zip(value, other)]
         return type(value)(*items) if hasattr(type(value), "_fields") else type(value)(items)

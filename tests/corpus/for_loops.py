@@ -341,6 +341,15 @@ def unrolled_list_with_traced_break(x_scalar):
 
 XFAIL: dict = {}
 
+def append_under_traced_if(x_vec, n_int):
+    # The branch that does not append faces the other's one-element list: an empty one.
+    ys = []
+    for i in range(n_int):
+        if x_vec[i % 3] > 0:
+            ys.append(x_vec[i % 3] * 2.0)
+    return len(ys)
+
+
 def for_else_reads_what_the_loop_bound(n_int):
     last = i64(0)
     for i in range(n_int):
@@ -351,6 +360,8 @@ def for_else_reads_what_the_loop_bound(n_int):
 
 
 CASES = [
+    (append_under_traced_if, [(vec(1.0, -2.0, 3.0), i64(5)), (vec(-1.0, -2.0, -3.0), i64(2)),
+                              (vec(1.0, 2.0, 3.0), i64(0))]),
     (for_else_reads_what_the_loop_bound, [(i64(0),), (i64(1),), (i64(4),)]),
     (range_of_int32_bound, [(np.int32(2), vec(1.0, 2.0, 3.0)), (np.int32(0), vec(1.0, 2.0, 3.0))]),
     (range_index_divided_by_bound, [(i64(4),), (i64(1),)]),
