@@ -144,10 +144,10 @@ class CodeGen:
 
     def _output(self, atom, storage: bool) -> str:
         ref = self.ref(atom)
+        if storage:  # a constant's or a variable's own array (or a view of it): a copy
+            return f"{self.global_name(self.backend.xp.array, 'array')}({ref})"
         if isinstance(atom, Literal) or atom.aval.ndim == 0:
             return f"{self.global_name(self.backend.xp.asarray, 'asarray')}({ref})"
-        if storage:  # a constant's or a variable's own array (or a view of it)
-            return f"{ref}.copy()"
         return ref
 
 

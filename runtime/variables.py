@@ -32,6 +32,7 @@ from .ops import state
 from .source import location_note, user_source
 from .tracer import current_builder
 from .variable_scope import concrete_initial_value
+from .variable_text import variable_text
 
 
 class Variable:
@@ -72,9 +73,7 @@ class Variable:
         return self._type
 
     def __repr__(self):
-        value = np.array2string(self.value_on(np), threshold=10, edgeitems=2)
-        return (f"<Variable {self.name!r} shape={self.shape} dtype={self.dtype.name} "
-                f"value={value}>")
+        return variable_text(self.name, self.value_on(np))
 
     # -- reads -------------------------------------------------------------
     def read_value(self):

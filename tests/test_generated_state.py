@@ -272,7 +272,6 @@ FOR_IN_FOR_LIVENESS = (
     "the next outer iteration reads (`u` below)")
 
 
-@pytest.mark.xfail(strict=True, reason=FOR_IN_FOR_LIVENESS)
 def test_local_assigned_in_for_in_for(program_dir):
     module = load("""import numpy as np
 

@@ -324,3 +324,25 @@ def test_concrete_reads_while_tracing_are_refused(code, message):
     exec(f"def f(x):\n    return {code} + x\n", namespace)
     with pytest.raises(ag.TracingError, match=message):
         ag.convert(namespace["f"], autograph=False)(np.ones(3))
+
+
+def test_print_of_a_variable_in_a_graph_shows_its_value_when_the_graph_runs(tmp_path,
+                                                                            monkeypatch, capsys):
+    source = tmp_path / "printing_variable.py"
+    source.write_text("import numpy as np\n\n\ndef f(c, n):\n    c.assign_add(n)\n"
+                      "    print(c, 'after', n)\n    return n\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import printing_variable
+    c = ag.Variable(np.int64(0), name="c")
+    graph = ag.convert(printing_variable.f)
+    graph(c, np.int64(1))
+    graph(c, np.int64(2))
+    assert capsys.readouterr().out.splitlines() == [
+        "<Variable 'c' shape=() dtype=int64 value=1> after 1",
+        "<Variable 'c' shape=() dtype=int64 value=3> after 2"]
+
+
+def test_a_scalar_variable_read_is_returned_as_a_copy():
+    c = ag.Variable(np.int64(2), name="c")
+    result = ag.convert(lambda: c.read_value())()
+    assert result.flags.writeable and not np.shares_memory(result, np.asarray(c))

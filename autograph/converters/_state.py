@@ -36,8 +36,12 @@ def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=()) -
     modified = activity(statements).modified - set(outer)
     live_out = anno.getanno(node, anno.Static.LIVE_OUT, frozenset())
     live = set(live_out) | set(extra_live) | live_in(list(then), live_out)
+    # After a loop's body comes its head again: what is live there is live after the body
+    # (a name an inner loop changes and the next trip of this one reads).
+    body_out = live_out | anno.getanno(node, anno.Static.LIVE_IN, frozenset()) \
+        if isinstance(node, (gast.While, gast.For)) else live_out
     for block in blocks:
-        live |= live_in(block, live_out)
+        live |= live_in(block, body_out)
     return _in_order(modified & live, statements)
 
 

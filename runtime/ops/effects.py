@@ -10,22 +10,28 @@ import sys
 
 from .. import primitives
 from ..tracer import Tracer, bind, current_builder
+from ..variable_text import variable_text
 
 
 def _template(values):
-    """("text", ...) for Python values, k for the k-th traced operand."""
+    """("text", ...) for Python values, k for the k-th traced operand, and
+    ("variable", k, name) for a `Variable`, whose k-th operand is a read of it."""
     parts, operands = [], []
     for value in values:
         if isinstance(value, Tracer):
             parts.append(len(operands))
             operands.append(value)
+        elif getattr(type(value), "_is_ag_variable", False):
+            parts.append(("variable", len(operands), value.name))
+            operands.append(value.read_value())
         else:
             parts.append(("text", str(value)))
     return tuple(parts), operands
 
 
 def _render(template, operands):
-    return [p[1] if isinstance(p, tuple) else str(operands[p]) for p in template]
+    return [str(operands[p]) if not isinstance(p, tuple) else p[1] if p[0] == "text"
+            else variable_text(p[2], operands[p[1]]) for p in template]
 
 
 def _print_kernel(xp, template, sep, end):

@@ -359,7 +359,19 @@ def for_else_reads_what_the_loop_bound(n_int):
     return result
 
 
+def inner_loop_changes_what_the_next_outer_trip_reads(x_vec, n_int):
+    u = np.sum(x_vec)
+    total = 0.0
+    for _ in range(2):            # a Python loop around a staged one
+        total = total + u         # reads what the inner loop set on the trip before
+        for _ in range(n_int):
+            u = x_vec[0]
+    return total
+
+
 CASES = [
+    (inner_loop_changes_what_the_next_outer_trip_reads, [(vec(0.0, 0.0, 0.5), i64(1)),
+                                                         (vec(1.0, 2.0, 0.5), i64(0))]),
     (append_under_traced_if, [(vec(1.0, -2.0, 3.0), i64(5)), (vec(-1.0, -2.0, -3.0), i64(2)),
                               (vec(1.0, 2.0, 3.0), i64(0))]),
     (for_else_reads_what_the_loop_bound, [(i64(0),), (i64(1),), (i64(4),)]),
