@@ -5,7 +5,7 @@ defining `f(s, n, x)`, where `s` holds the variables (`Program.variables`),
 `n` is an int64 scalar and `x` a float64 array of shape (3,). Variables:
 
 - `s.a` (float64, shape (3,)) and `s.c` (an int64 scalar counter), always;
-- sometimes `s.b` (float64, shape (3,)) or `s.d` (a float32 scalar).
+- sometimes `s.b` (float64, shape (3,)) and/or `s.d` (a float32 scalar).
 
 Statements: `assign`, `assign_add`, `assign_sub` (their results used or not,
 also inside expressions, so that reads and writes interleave within one),
@@ -13,11 +13,12 @@ locals `t` (float64[3]), `u` (float64 scalar) and `k` (int64 scalar) bound at
 the top, `print` of reads, `assert`s that always hold, traced `if`/`else`
 (`np.sum(s.a) > c`, `x[0] > c`, `n % 2 == 0`, ...), `while` loops with a counter
 and a hard bound (`i0 < 4`, some also reading a variable in their test),
-`for` over `range(n)` and `range(3)`, calls of a plain helper `h(s, v)` and of
-a converted one `g = ag.convert(g_py)` (both read and write variables), and
-early `return`s. Every path returns `(float64[3], float64 scalar, int64
-scalar)`. Programs are valid, terminating eager Python: values are scaled by
-0.5, 2 or -1, never multiplied by each other, so they stay finite.
+`for` over `range(n)` and `range(3)`, `break` and `continue` under an `if` in
+loops, calls of a plain helper `h(s, v)` and of a converted one
+`g = ag.convert(g_py)` (both read and write variables), and early `return`s.
+Every path returns `(float64[3], float64 scalar, int64 scalar)`. Programs are
+valid, terminating eager Python: values are scaled by 0.5, 2 or -1, never
+multiplied by each other, so they stay finite.
 """
 from __future__ import annotations
 
@@ -205,7 +206,7 @@ class _Generator:
     # --- statements --------------------------------------------------------
 
     def block(self, scope, indent, max_statements=MAX_STATEMENTS) -> list[str]:
-        """One to three statements; a `return` ends the block."""
+        """One to three statements; a jump (`return`, `break`, `continue`) ends the block."""
         lines = []
         for i in range(self.draw(st.integers(1, 3))):
             if i and self.statements >= max_statements:
@@ -230,6 +231,8 @@ class _Generator:
                 kinds += ["while"] + ([] if scope.in_for and not FOR_IN_FOR else ["for"])
         if scope.returns and scope.depth:
             kinds += ["return"]
+        if scope.loops and scope.depth > scope.loops:  # inside an `if` inside a loop
+            kinds += ["break", "continue"]
         kind = self.choice(kinds)
         if kind == "write":
             return [pad + self.assign_expr(scope, 0)], False
@@ -264,6 +267,8 @@ class _Generator:
             return [f"{pad}{helper}(s, {self.vector(scope, 1)})"], False
         if kind == "return":
             return [f"{pad}return {self.result(scope)}"], True
+        if kind in ("break", "continue"):
+            return [pad + kind], True
         if kind.startswith("if"):
             lines = [f"{pad}if {self.condition(scope, writes=True)}:"]
             lines += self.block(scope.inner(), indent + 1, max_statements)

@@ -3,7 +3,7 @@
 Hypothesis draws the source of functions `f(s, n, x)` from the grammar in
 `state_program_gen.py` (assignments whose results are used or not, reads in
 expressions, `print`, `assert`, traced `if`, bounded `while` and `for`, a plain
-and a converted helper, early `return`s) and runs each on two or three
+and a converted helper, `break`, `continue`, early `return`s) and runs each on two or three
 argument sets of one signature: eagerly on one fresh state, and as
 `ag.convert(f)` on another with the same initial values. Results (dtypes and
 values, floats exactly), the variables' values after each call and the printed
@@ -204,9 +204,7 @@ def check_program(program, input_sets, directory):
                 if reordered_fn is None:
                     concrete = graph_fn.get_concrete_function(graph_state, *args)
                     check_control_dependencies(concrete.graph)
-                    reordered_fn = compile_graph(reordered(concrete.graph), CPU)
-                    bound = [getattr(reordered_state, v.name) for v in concrete.variables]
-                    reordered_fn = _with_variables(reordered_fn, bound)
+                    reordered_fn = run_reordered(concrete, reordered_state)
                 other = run(reordered_fn, reordered_state, args) + (reordered_state.values(),)
                 check_call(eager, other, what + ", reordered graph")
             except Exception as error:
@@ -216,8 +214,17 @@ def check_program(program, input_sets, directory):
         f"traced {graph_fn.trace_count} times{describe(module.f, program.source)}"
 
 
-def _with_variables(compiled, variables):
-    return lambda state, *args: tuple(compiled(*args, *variables))
+def run_reordered(concrete, state):
+    """`concrete`'s graph, reordered, as a function of (state, n, x) using `state`'s variables."""
+    compiled = compile_graph(reordered(concrete.graph), CPU)
+    variables = [getattr(state, v.name) for v in concrete.variables]
+
+    def run(state, *args):
+        outputs = iter(compiled(*args, *variables))
+        leaves = [next(outputs) if is_output else static  # a Python value the trace returned
+                  for is_output, static in zip(concrete._is_output, concrete._static_outputs)]
+        return concrete._out_tree.unflatten(leaves)
+    return run
 
 
 @SETTINGS
@@ -236,7 +243,7 @@ GRAMMAR_CONSTRUCTS = {
     "print of a read": r"print\(.*read_value",
     "assert": r"\n +assert ",
     "if on a variable": r"if np\.sum\(s\.[ab]\) [<>]",
-    "if on the counter": r"if s\.c % 2",
+    "if on the counter": r"\n +if .*s\.c\b",
     "else": r"\n +else:",
     "while": r"while i\d+ < ",
     "while reading a variable": r"while .* and (np\.sum\(s\.a\)|s\.c) <",
@@ -244,6 +251,7 @@ GRAMMAR_CONSTRUCTS = {
     "plain helper call": r"h\(s, ",
     "converted helper call": r"g\(s, ",
     "early return": r"\n        +return ",
+    "break or continue": r"\n +(break|continue)\n",
     "call inside a loop": r"\n( +)(for|while) .*\n(\1 .*\n)*\1 +.*[gh]\(s, ",
 }
 
@@ -263,6 +271,10 @@ def test_grammar_reaches_every_construct():
 
 
 # --- regression tests: minimal programs the search found -------------------------------
+#
+# Bugs outside the variables' runtime, found by the search or next to it. They are
+# xfail(strict=False) while their fixes are under way elsewhere: drop the marks once
+# they land (and set FOR_IN_FOR in state_program_gen.py).
 
 FOR_IN_FOR_LIVENESS = (
     "fors.py gives _state.block_state `[bind_target] + node.body`, a list with no LIVE_IN "
@@ -272,6 +284,7 @@ FOR_IN_FOR_LIVENESS = (
     "the next outer iteration reads (`u` below)")
 
 
+@pytest.mark.xfail(strict=False, reason=FOR_IN_FOR_LIVENESS)
 def test_local_assigned_in_for_in_for(program_dir):
     module = load("""import numpy as np
 
@@ -287,3 +300,37 @@ def f(s, n, x):
     s = State((("a", np.zeros(3)),))
     ag.convert(module.f)(s, np.int64(1), np.array([0.0, 0.0, 0.5]))
     np.testing.assert_array_equal(s.a.numpy(), [0.0, 0.0, 0.0])  # NumPy's: u is x[0]
+
+
+ZERO_D_OUTPUT_IS_STORAGE = (
+    "codegen.CodeGen._output returns a 0-d output through xp.asarray before looking at "
+    "`storage`, so a 0-d variable's read (or assign result) is returned as the variable's "
+    "own read-only array, not a copy (eagerly read_value() is a writeable copy; on a GPU, "
+    "where stored arrays are not frozen, changing the result would change the variable)")
+
+
+@pytest.mark.xfail(strict=False, reason=ZERO_D_OUTPUT_IS_STORAGE)
+def test_read_of_a_scalar_variable_is_a_copy():
+    c = ag.Variable(np.int64(2), name="c")
+    result = ag.convert(lambda: c.read_value())()
+    assert result.flags.writeable and not np.shares_memory(result, np.asarray(c))
+
+
+PRINT_OF_A_VARIABLE = (
+    "ops/effects.py's print template formats a Variable (not a Tracer) with str() while "
+    "tracing, so the graph prints the repr, value included, that the variable had then")
+
+
+@pytest.mark.xfail(strict=False, reason=PRINT_OF_A_VARIABLE)
+def test_print_of_a_variable_shows_its_value_when_the_graph_runs(capsys):
+    c = ag.Variable(np.int64(0), name="c")
+
+    def f(n):
+        c.assign_add(n)
+        print(c)
+        return n
+    graph = ag.convert(f)
+    graph(np.int64(1))
+    graph(np.int64(1))
+    assert capsys.readouterr().out.splitlines()[-1] == \
+        "<Variable 'c' shape=() dtype=int64 value=2>"
