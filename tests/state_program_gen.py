@@ -37,10 +37,6 @@ VECTOR_VARS = ("a", "b")   # float64[3] variables
 COUNTER = "c"              # int64 scalar
 SCALAR32 = "d"             # float32 scalar
 
-# A `for` inside a `for` body: off while the bug test_generated_state.py's
-# test_local_assigned_in_for_in_for shows is open (the inner loop may drop a local).
-FOR_IN_FOR = False
-
 
 @dataclasses.dataclass(frozen=True)
 class Program:
@@ -62,11 +58,10 @@ class _Scope:
     loops: int = 0
     returns: bool = False           # `return` allowed (inside f's if/loop bodies)
     calls: bool = True              # helper calls allowed (not inside the helpers)
-    in_for: bool = False            # inside a `for` body
 
-    def inner(self, loop=False, ints=(), is_for=False):
+    def inner(self, loop=False, ints=()):
         return dataclasses.replace(self, depth=self.depth + 1, loops=self.loops + loop,
-                                   ints=self.ints + tuple(ints), in_for=self.in_for or is_for,
+                                   ints=self.ints + tuple(ints),
                                    returns=self.calls)  # f returns early, helpers do not
 
 
@@ -228,7 +223,7 @@ class _Generator:
         if scope.depth < MAX_DEPTH and self.statements < max_statements:
             kinds += ["if", "if_else"]
             if scope.loops < MAX_LOOP_NESTING and scope.calls:
-                kinds += ["while"] + ([] if scope.in_for and not FOR_IN_FOR else ["for"])
+                kinds += ["while", "for"]
         if scope.returns and scope.depth:
             kinds += ["return"]
         if scope.loops and scope.depth > scope.loops:  # inside an `if` inside a loop
@@ -287,8 +282,7 @@ class _Generator:
             inner = scope.inner(loop=True, ints=[(counter, True)])
         else:
             lines = [f"{pad}for {counter} in range({self.choice(['n', '3'])}):"]
-            inner = scope.inner(loop=True, ints=[(counter, False)],  # a Python int eagerly
-                                is_for=True)
+            inner = scope.inner(loop=True, ints=[(counter, False)])  # a Python int eagerly
         return lines + self.block(inner, indent + 1, max_statements), False
 
     def print_statement(self, scope) -> str:

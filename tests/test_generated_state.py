@@ -252,6 +252,7 @@ GRAMMAR_CONSTRUCTS = {
     "converted helper call": r"g\(s, ",
     "early return": r"\n        +return ",
     "break or continue": r"\n +(break|continue)\n",
+    "nested loops": r"\n( +)(for|while) .*\n(\1 .*\n)*\1 +(for|while) ",
     "call inside a loop": r"\n( +)(for|while) .*\n(\1 .*\n)*\1 +.*[gh]\(s, ",
 }
 
@@ -272,20 +273,11 @@ def test_grammar_reaches_every_construct():
 
 # --- regression tests: minimal programs the search found -------------------------------
 #
-# Bugs outside the variables' runtime, found by the search or next to it. They are
-# xfail(strict=False) while their fixes are under way elsewhere: drop the marks once
-# they land (and set FOR_IN_FOR in state_program_gen.py).
+# Bugs outside the variables' runtime, found by the search or next to it (fixed in f2892a4).
 
-FOR_IN_FOR_LIVENESS = (
-    "fors.py gives _state.block_state `[bind_target] + node.body`, a list with no LIVE_IN "
-    "annotation, so dataflow.live_in recomputes it with _live_in_block from the loop's "
-    "LIVE_OUT and overwrites the LIVE_OUT of the statements nested in the body with values "
-    "that miss the back edge; an inner `for` converted next drops a name it assigns that "
-    "the next outer iteration reads (`u` below)")
-
-
-@pytest.mark.xfail(strict=False, reason=FOR_IN_FOR_LIVENESS)
 def test_local_assigned_in_for_in_for(program_dir):
+    """An inner `for` dropped a local that the outer loop's next trip reads (`u`): the for
+    converter's liveness of the loop body missed the back edge."""
     module = load("""import numpy as np
 
 
@@ -302,27 +294,15 @@ def f(s, n, x):
     np.testing.assert_array_equal(s.a.numpy(), [0.0, 0.0, 0.0])  # NumPy's: u is x[0]
 
 
-ZERO_D_OUTPUT_IS_STORAGE = (
-    "codegen.CodeGen._output returns a 0-d output through xp.asarray before looking at "
-    "`storage`, so a 0-d variable's read (or assign result) is returned as the variable's "
-    "own read-only array, not a copy (eagerly read_value() is a writeable copy; on a GPU, "
-    "where stored arrays are not frozen, changing the result would change the variable)")
-
-
-@pytest.mark.xfail(strict=False, reason=ZERO_D_OUTPUT_IS_STORAGE)
 def test_read_of_a_scalar_variable_is_a_copy():
+    """0-d outputs skipped the copy of storage: the graph returned the variable's own array."""
     c = ag.Variable(np.int64(2), name="c")
     result = ag.convert(lambda: c.read_value())()
     assert result.flags.writeable and not np.shares_memory(result, np.asarray(c))
 
 
-PRINT_OF_A_VARIABLE = (
-    "ops/effects.py's print template formats a Variable (not a Tracer) with str() while "
-    "tracing, so the graph prints the repr, value included, that the variable had then")
-
-
-@pytest.mark.xfail(strict=False, reason=PRINT_OF_A_VARIABLE)
 def test_print_of_a_variable_shows_its_value_when_the_graph_runs(capsys):
+    """`print(v)` printed the repr the variable had when the graph was traced."""
     c = ag.Variable(np.int64(0), name="c")
 
     def f(n):
