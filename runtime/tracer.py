@@ -186,6 +186,15 @@ def _builder_for(args) -> GraphBuilder:
     return builder
 
 
+def read_if_variable(x):
+    """A `Variable`'s value (a staged read while tracing); any other value as it is.
+
+    Where Python needs a value (a condition, a loop bound, an index), a
+    variable stands for what it holds.
+    """
+    return x._read() if getattr(type(x), "_is_ag_variable", False) else x
+
+
 def is_traced(x) -> bool:
     return isinstance(x, Tracer)
 

@@ -346,3 +346,39 @@ def test_a_scalar_variable_read_is_returned_as_a_copy():
     c = ag.Variable(np.int64(2), name="c")
     result = ag.convert(lambda: c.read_value())()
     assert result.flags.writeable and not np.shares_memory(result, np.asarray(c))
+
+
+def test_variables_as_conditions_loop_bounds_and_indices(tmp_path, monkeypatch):
+    """Where Python needs a value, a variable stands for what it holds, read when the graph runs."""
+    source = tmp_path / "variable_conditions.py"
+    source.write_text('''import numpy as np
+
+
+def f(s, x):
+    total = 0.0
+    if s.flag:                           # a traced condition
+        total = total + x[s.index]       # a traced index
+    for i in range(s.count):             # a traced loop bound
+        total = total + x[i]
+    n = 0
+    while s.count > n and not (s.flag and n > 1):
+        n += 1
+    assert s.count >= 0, "negative count"
+    return total, n
+''')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import variable_conditions
+
+    class State:
+        flag = ag.Variable(True, name="flag")
+        count = ag.Variable(np.int64(2), name="count")
+        index = ag.Variable(np.int64(1), name="index")
+
+    s, x = State(), np.array([1.0, 2.0, 3.0])
+    graph = ag.convert(variable_conditions.f)
+    for flag, count, index in [(True, 2, 1), (False, 3, 2), (True, 0, 0)]:
+        s.flag.assign(flag)
+        s.count.assign(count)
+        s.index.assign(index)
+        assert_same(variable_conditions.f(s, x), graph(s, x))
+    assert graph.trace_count == 1

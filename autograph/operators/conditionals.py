@@ -4,6 +4,7 @@ from __future__ import annotations
 import runtime
 from runtime import Tracer, TracingError
 from runtime.source import location_note, user_source
+from runtime.tracer import read_if_variable
 from runtime.undefined import is_undefined
 
 from .staging import staging
@@ -15,6 +16,7 @@ def if_stmt(test, body, orelse, state: tuple, names: tuple):
     A variable bound in only one branch of a staged `if` and used after it
     raises `TracingError` naming it.
     """
+    test = read_if_variable(test)
     if not isinstance(test, Tracer):
         return body(*state) if test else orelse(*state)
     results: dict = {}
@@ -45,6 +47,7 @@ def _check_both_define(results, names, location):
 
 def if_exp(test, true_fn, false_fn):
     """`true_fn() if test else false_fn()`, staged if `test` is traced."""
+    test = read_if_variable(test)
     if not isinstance(test, Tracer):
         return true_fn() if test else false_fn()
     with staging():

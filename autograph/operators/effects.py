@@ -4,12 +4,14 @@ from __future__ import annotations
 from runtime import Tracer
 from runtime.ops.effects import assert_ as staged_assert
 from runtime.ops.effects import print_ as staged_print
+from runtime.tracer import read_if_variable
 
 from .unbound import ld
 
 
 def assert_(condition, message_fn=None):
     """`assert condition, message`: the message is evaluated only when needed."""
+    condition = read_if_variable(condition)
     if not isinstance(condition, Tracer):
         if not condition:
             raise AssertionError(message_fn()) if message_fn is not None else AssertionError

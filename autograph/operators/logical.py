@@ -7,6 +7,7 @@ import numpy as np
 
 import runtime
 from runtime import Tracer
+from runtime.tracer import read_if_variable
 
 from .staging import staging
 
@@ -14,7 +15,7 @@ from .staging import staging
 def and_(left_fn, right_fn):
     """`left and right`: the right side runs only where the left is true."""
     left = left_fn()
-    if not isinstance(left, Tracer):
+    if not isinstance(read_if_variable(left), Tracer):
         return right_fn() if left else left
     with staging():
         return runtime.cond(left, right_fn, lambda: left)
@@ -23,7 +24,7 @@ def and_(left_fn, right_fn):
 def or_(left_fn, right_fn):
     """`left or right`: the right side runs only where the left is false."""
     left = left_fn()
-    if not isinstance(left, Tracer):
+    if not isinstance(read_if_variable(left), Tracer):
         return left if left else right_fn()
     with staging():
         return runtime.cond(left, lambda: left, right_fn)
@@ -31,6 +32,7 @@ def or_(left_fn, right_fn):
 
 def not_(value):
     """`not value`: a traced bool for a traced value."""
+    value = read_if_variable(value)
     if isinstance(value, Tracer):
         return np.logical_not(value)
     return not value

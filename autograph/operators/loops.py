@@ -16,6 +16,7 @@ import runtime
 from runtime import Tracer, current_builder
 from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source, user_stacklevel
+from runtime.tracer import read_if_variable
 from runtime.undefined import is_undefined
 
 from .lists import stage_lists
@@ -113,6 +114,7 @@ def _item(sequence, index):
 
 def range_(*args):
     """`range(...)`, or a `TracedRange` when a bound is traced."""
+    args = tuple(map(read_if_variable, args))
     if any(isinstance(a, Tracer) for a in args):
         start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
         return TracedRange(start, stop, step)
@@ -120,12 +122,14 @@ def range_(*args):
 
 
 def enumerate_(sequence, start=0):
+    sequence = read_if_variable(sequence)
     if isinstance(sequence, (Tracer, TracedRange, TracedZip)):
         return TracedZip([sequence], enumerate_start=start)
     return enumerate(sequence, start)
 
 
 def zip_(*sequences):
+    sequences = tuple(map(read_if_variable, sequences))
     if any(isinstance(s, (Tracer, TracedRange, TracedZip)) for s in sequences):
         return TracedZip(list(sequences))
     return zip(*sequences)
@@ -136,6 +140,7 @@ def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
 
     `extra_test` (or None) is how converted `break` and `return` end the loop.
     """
+    iterable = read_if_variable(iterable)
     if isinstance(iterable, (Tracer, TracedRange, TracedZip)):
         return _staged_for(iterable, extra_test, body, state, names)
     return _python_for(iterable, extra_test, body, state)

@@ -15,7 +15,7 @@ from .. import primitives
 from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
 from ..source import location_note, user_source
-from ..tracer import Tracer, current_builder
+from ..tracer import Tracer, current_builder, read_if_variable
 from ..tree import flatten
 from .subgraphs import (
     add_inputs,
@@ -64,6 +64,7 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     would), while shapes may differ (the result dimension becomes unknown).
     Outputs that are the same Python value in both branches stay Python values.
     """
+    pred = read_if_variable(pred)
     if not isinstance(pred, Tracer):
         return true_fn(*operands) if pred else false_fn(*operands)
     _check_predicate(pred)

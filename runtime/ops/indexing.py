@@ -20,7 +20,7 @@ import numpy as np
 from .. import primitives
 from ..abstract import broadcast_shapes, normalize_axis
 from ..dispatch import implements
-from ..tracer import Tracer, bind
+from ..tracer import Tracer, bind, read_if_variable
 from ._rules import aval, reject
 from .shape_ops import fmt_shape
 
@@ -199,6 +199,8 @@ getitem_p = primitives.define("getitem", _abstract_eval, _kernel, views=True)
 
 def getitem(x, index):
     """`x[index]` for a traced `x` (or a traced index)."""
+    index = tuple(map(read_if_variable, index)) if isinstance(index, tuple) \
+        else read_if_variable(index)
     template, operands = _template(index)
     return bind(getitem_p, x, *operands, index=template)
 

@@ -17,7 +17,7 @@ from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
-from ..tracer import Tracer, current_builder
+from ..tracer import Tracer, current_builder, read_if_variable
 from ..tree import flatten, leaf_paths
 from ..undefined import is_unbound
 from .subgraphs import (
@@ -63,7 +63,7 @@ def while_loop(cond_fn, body_fn, init, names=None, on_stage=None):
     while True:
         builder = current_builder()
         mark = len(builder.eqns) if builder is not None else 0
-        pred = cond_fn(state)
+        pred = read_if_variable(cond_fn(state))
         if isinstance(pred, Tracer):
             del builder.eqns[mark:]  # the probe is traced again as the loop's condition
             if on_stage is not None:
