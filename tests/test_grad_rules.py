@@ -245,7 +245,6 @@ NON_DIFFERENTIABLE = {
     "print": "an effect without results; it runs in the forward pass",
     "assert": "an effect without results; it runs in the forward pass",
     "stack_new": "a stack carries no cotangent",
-    "stack_push": "a stack carries no cotangent (popping one with a cotangent is refused)",
     "assign_variable": "a write: gradients with respect to a variable the function writes "
                        "are refused (tests/test_grad_variables.py)",
 }

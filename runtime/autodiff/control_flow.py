@@ -11,7 +11,9 @@ builder captured from the forward one.
 - `while_loop`: the forward loop also counts its trips and pushes the body's
   residuals that change per iteration onto a stack (`autodiff.stack`); the
   backward pass is a loop that runs as many trips, popping them, and sums the
-  cotangents of the loop-invariant values it captured.
+  cotangents of the loop-invariant values it captured. A stack the loop
+  carries (the loops of a gradient, differentiated again) is active like a
+  float: its cotangent is a stack of cotangents (see `stack.py`).
 - `call`: the callee's equations are linearized in place (inlined).
 """
 from __future__ import annotations
@@ -19,12 +21,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..abstract import AbstractValue, join_shapes
+from ..errors import TracingError
 from ..ir import Graph, Literal
 from ..ops.control_flow import call_p, cond_p, while_p
 from ..ops.while_loop import while_loop
 from ..tracer import GraphBuilder, Tracer, current_builder
 from . import stack
-from .cotangents import carries_activity, differentiable, new_var_like, zeros
+from .cotangents import carries_activity, differentiable, is_stack, new_var_like, zeros
 from .linearize import emit_graph, linearize, linearize_rules
 from .prune import prune, reads
 
@@ -49,7 +52,7 @@ def split(graph, args, active, ct_avals: dict):
         in_cts = backward(cts)
         results = [ct if ct is not None else zeros(v.aval, like=x)
                    for v, x, a, ct in zip(graph.inputs, args, active, in_cts)
-                   if a and differentiable(v.aval)]
+                   if a and carries_activity(v.aval)]
     backward_graph = prune(builder.build(results))
     assert not forward.captures, "a forward subgraph must be closed"
     read = reads(backward_graph)
@@ -72,7 +75,7 @@ def _linearize_cond(args, active, *, true, false):
     parent = current_builder()
     ct_avals = {i: AbstractValue(join_shapes(a.aval.shape, b.aval.shape), a.aval.dtype)
                 for i, (a, b) in enumerate(zip(true.outputs, false.outputs))
-                if differentiable(a.aval)}
+                if carries_activity(a.aval)}
     halves = []
     for graph in (true, false):
         forward = GraphBuilder(graph.name, parent)
@@ -99,7 +102,7 @@ def _linearize_cond(args, active, *, true, false):
                for i, aval in ct_avals.items()]
         atoms = [builder.atom(x) for x in [pred, *cts, *residuals]]
         in_cts = iter(builder.add_eqn(cond_p, atoms, {"true": true_bwd, "false": false_bwd}))
-        return [None] + [next(in_cts) if a and differentiable(v.aval) else None
+        return [None] + [next(in_cts) if a and carries_activity(v.aval) else None
                          for a, v in zip(op_active, true.inputs)]
     return primal, backward
 
@@ -147,6 +150,9 @@ def _linearize_while(args, active, *, cond, body):
         outs = parent.add_eqn(while_p, [parent.atom(x) for x in args],
                               {"cond": cond, "body": body})
         return outs, None
+    if any(a and is_stack(v.aval) for a, v in zip(caps_active, body.inputs[n:])):
+        raise TracingError("a loop body that reads a stack it does not carry cannot be "
+                           "differentiated (the cotangents of its reads would be added)")
 
     forward = GraphBuilder("body", parent)
     with forward:
@@ -154,8 +160,7 @@ def _linearize_while(args, active, *, cond, body):
         trips = forward.new_input(TRIPS, "trips")
         saved = forward.new_input(stack.STACK, "stack")
         caps = [forward.new_input(v.aval, v.name) for v in body.inputs[n:]]
-        ct_avals = {i: body.inputs[i].aval for i in range(n)
-                    if carry_active[i] and differentiable(body.inputs[i].aval)}
+        ct_avals = {i: body.inputs[i].aval for i in range(n) if carry_active[i]}
         outs, back, residuals = split(body, carry + caps, carry_active + caps_active, ct_avals)
         invariant = {c.node.id: x for c, x in zip(caps, body_caps)}
         invariant.update((v.id, value) for v, value in forward.consts.items())

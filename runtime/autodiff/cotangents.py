@@ -2,9 +2,10 @@
 
 A cotangent has exactly the type of the value it belongs to: broadcasting is
 undone by summing (`sum_to_shape`) and the dtype is cast back (float32 in,
-float32 gradient out). Only floating-point arrays carry cotangents; integers,
-booleans, variable handles and stacks never do (a missing cotangent is None,
-a symbolic zero).
+float32 gradient out). Floating-point arrays carry cotangents, and so do the
+stacks a differentiated loop saves them on (a stack of cotangents, see
+`stack.py`); integers, booleans and variable handles never do (a missing
+cotangent is None, a symbolic zero).
 """
 from __future__ import annotations
 
@@ -24,12 +25,14 @@ def differentiable(aval) -> bool:
 
 
 def carries_activity(aval) -> bool:
-    """True for the types through which a value can depend on a differentiated input.
+    """True for the types through which a value can depend on a differentiated input,
+    which are those that take a cotangent: floating-point arrays, and stacks."""
+    return differentiable(aval) or is_stack(aval)
 
-    Floating-point arrays, and the stacks a differentiated loop saves them on:
-    a gradient that reaches values popped from such a stack must not vanish.
-    """
-    return differentiable(aval) or (aval.shape == () and aval.dtype == object)
+
+def is_stack(aval) -> bool:
+    """True for `stack.STACK`, the type of the stacks a differentiated loop saves values on."""
+    return type(aval) is AbstractValue and aval.shape == () and aval.dtype == object
 
 
 def as_tracer(x, dtype=None) -> Tracer:
@@ -41,7 +44,13 @@ def as_tracer(x, dtype=None) -> Tracer:
 
 
 def zeros(aval, like=None) -> Tracer:
-    """Zeros of type `aval`: a constant where the shape is known, else shaped like `like`."""
+    """Zeros of type `aval`: a constant where the shape is known, else shaped like `like`.
+
+    The zero cotangent of a stack is an empty stack.
+    """
+    if is_stack(aval):
+        from .stack import new_stack
+        return new_stack()
     if aval.fully_known or like is None:
         shape = tuple(d or 0 for d in aval.shape)
         return as_tracer(np.zeros(shape, aval.dtype))

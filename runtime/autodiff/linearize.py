@@ -3,8 +3,8 @@
 `linearize(graph, args, active)` emits `graph`'s equations into the graph
 being traced (on `args`) and returns its outputs and a function `backward`
 that, called with the outputs' cotangents, emits the backward equations and
-returns the inputs' cotangents. Only *active* values (floating-point values
-that depend on an active input) take part in the backward pass.
+returns the inputs' cotangents. Only *active* values (floating-point values,
+and stacks, that depend on an active input) take part in the backward pass.
 
 Ordinary primitives are re-emitted as they are, and their backward pass is
 their rule in `primitives.vjp_rules`, called on traced values: the backward
@@ -19,7 +19,7 @@ from .. import primitives
 from ..errors import TracingError
 from ..ir import Literal
 from ..tracer import Tracer, current_builder
-from .cotangents import carries_activity, differentiable, fit
+from .cotangents import carries_activity, fit, is_stack
 
 linearize_rules: dict = {}
 
@@ -76,7 +76,7 @@ def linearize(graph, args, active) -> tuple[list, callable]:
         env.update((v.id, x) for v, x in zip(eqn.outputs, outs))
         if any(act):
             live.update(v.id for v in eqn.outputs if carries_activity(v.aval))
-        if backward is not None and any(differentiable(v.aval) for v in eqn.outputs):
+        if backward is not None and any(carries_activity(v.aval) for v in eqn.outputs):
             tape.append((eqn, act, backward))
     outs = [read(env, a) for a in graph.outputs]
 
@@ -99,6 +99,9 @@ def linearize(graph, args, active) -> tuple[list, callable]:
 
 def _accumulate(ct_env, atom, ct):
     known = ct_env.get(atom.id)
+    if known is not None and is_stack(atom.aval):
+        raise TracingError("a stack read twice cannot be differentiated (its cotangents "
+                           "would have to be added entry by entry)")
     ct_env[atom.id] = ct if known is None else known + ct
 
 
