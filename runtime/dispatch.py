@@ -44,14 +44,19 @@ def call_array_function(func, args, kwargs):
     handler = array_function_handlers.get(func)
     if handler is None:
         raise unsupported(public_name(func))
-    return _noted(public_name(func), handler, *_values(args),
-                  **dict(zip(kwargs, _values(kwargs.values()))))
+    values = _values(kwargs.values())
+    if values is not kwargs.values():
+        kwargs = dict(zip(kwargs, values))
+    return _noted(public_name(func), handler, *_values(args), **kwargs)
 
 
-def _values(operands) -> list:
+def _values(operands):
     """The operands, with `Variable`s (also in lists and tuples) read."""
-    from .variables import read_variables
-    return read_variables(operands)
+    for x in operands:
+        if type(x) in (list, tuple) or getattr(type(x), "_is_ag_variable", False):
+            from .variables import read_variables
+            return read_variables(operands)
+    return operands
 
 
 def _noted(name, handler, *args, **kwargs):

@@ -45,6 +45,7 @@ class Effects:
 
 
 NONE = Effects()
+_HIGHER_ORDER = frozenset({"cond", "while_loop", "call"})
 
 
 def subgraph_operands(eqn: Eqn) -> list[tuple[Graph, list]]:
@@ -73,6 +74,9 @@ def effects_of(eqn: Eqn) -> Effects:
         return Effects(writes=frozenset([eqn.inputs[0].id]))
     if prim.effectful:
         return Effects(io=True)
+    if prim.name not in _HIGHER_ORDER and not any(isinstance(v, (Graph, tuple))
+                                                  for v in eqn.params.values()):
+        return NONE
     total = NONE
     for graph, operands in subgraph_operands(eqn):
         inner = graph_effects(graph)
