@@ -32,13 +32,8 @@ import autograph as ag
 from autograph.conversion import to_code
 
 sys.path.insert(0, os.path.dirname(__file__))
+from generated_settings import SETTINGS  # noqa: E402
 from program_gen import Features, arguments, programs  # noqa: E402
-
-EXAMPLES = int(os.environ.get("AG_HYPOTHESIS_EXAMPLES", "40"))
-SETTINGS = settings(
-    max_examples=EXAMPLES, deadline=None, derandomize=bool(os.environ.get("CI")),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                           HealthCheck.filter_too_much])
 
 # The grammar the property test draws from. Constructs behind open bugs that the
 # search hits often are off; each has xfail regression tests at the end of the file.

@@ -46,13 +46,8 @@ from runtime.effects import control_dependencies, effects_of
 from runtime.ir import Eqn, Graph, Var
 
 sys.path.insert(0, os.path.dirname(__file__))
+from generated_settings import SETTINGS  # noqa: E402
 from state_program_gen import arguments, programs  # noqa: E402
-
-EXAMPLES = int(os.environ.get("AG_HYPOTHESIS_EXAMPLES", "40"))
-SETTINGS = settings(
-    max_examples=EXAMPLES, deadline=None, derandomize=bool(os.environ.get("CI")),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                           HealthCheck.filter_too_much])
 
 
 @pytest.fixture(scope="module")
