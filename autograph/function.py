@@ -100,6 +100,13 @@ class ConcreteFunction:
             inputs = [backend.asarray(x) for x in inputs]
         return self._fn(*inputs)
 
+    def call_in_trace(self, inputs):
+        """Stages this graph as one `call` equation of the graph being traced."""
+        outs = iter(call_graph(self.graph, *inputs, variables=self.variables))
+        leaves = [next(outs) if is_out else static for is_out, static
+                  in zip(self._is_output, self._static_outputs)]
+        return self._out_tree.unflatten(leaves)
+
     def __call__(self, *args, **kwargs):
         leaves = flatten((args, kwargs))[0]
         arrays = [x for x in leaves if isinstance(x, (np.ndarray, np.generic))
@@ -168,14 +175,8 @@ class GraphFunction:
         concrete = self._concrete_for(sig)
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
         if tracing:
-            return self._call_in_trace(concrete, inputs)
+            return concrete.call_in_trace(inputs)
         return concrete.call_flat(inputs)
-
-    def _call_in_trace(self, concrete, inputs):
-        outs = iter(call_graph(concrete.graph, *inputs, variables=concrete.variables))
-        leaves = [next(outs) if is_out else static for is_out, static
-                  in zip(concrete._is_output, concrete._static_outputs)]
-        return concrete._out_tree.unflatten(leaves)
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The graph for one signature: arrays, `TensorSpec`s and Python values as in a call."""

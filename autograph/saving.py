@@ -18,9 +18,8 @@ import json
 
 import numpy as np
 
-from runtime import Tracer, current_builder
+from runtime import AbstractValue, Tracer, current_builder
 from runtime.backend import get_backend
-from runtime.ops.call import call as call_graph
 from runtime.serialization import (
     SerializationError,
     graph_from_data,
@@ -124,8 +123,7 @@ def _signature_to_data(f, concrete: ConcreteFunction, constants, variables) -> d
     }
 
 
-def _aval(key):
-    from runtime import AbstractValue
+def _aval(key) -> AbstractValue:
     return AbstractValue(key[2], key[1])
 
 
@@ -186,19 +184,14 @@ class LoadedFunction:
         concrete = saved.concrete(current_device())
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
         if current_builder() is not None and any(isinstance(x, Tracer) for x in inputs):
-            outs = iter(call_graph(concrete.graph, *inputs, variables=concrete.variables))
-            leaves = [next(outs) if is_out else static for is_out, static
-                      in zip(concrete._is_output, concrete._static_outputs)]
-            return concrete._out_tree.unflatten(leaves)
+            return concrete.call_in_trace(inputs)
         return concrete.call_flat(inputs)
 
     def _match(self, args, kwargs):
-        errors = []
         for saved in self._signatures:
             try:
                 sig = flatten_call(saved.signature, args, kwargs, {})
-            except TypeError as error:
-                errors.append(str(error))
+            except TypeError:  # arguments this signature's parameters do not take
                 continue
             if saved.accepts(sig):
                 return saved, sig

@@ -7,6 +7,7 @@ outputs, following views and the subgraphs of control flow.
 """
 from __future__ import annotations
 
+from .effects import subgraph_operands
 from .ir import Graph, Var
 
 
@@ -36,21 +37,14 @@ def _bound(graph: Graph, operands, shared) -> set[int]:
 
 
 def _control_flow_outputs(eqn, shared) -> set[int]:
-    p = eqn.params
-    if eqn.primitive.name == "cond":
-        return set().union(*(storage_outputs(p[b], _bound(p[b], eqn.inputs[1:], shared))
-                             for b in ("true", "false")))
-    if eqn.primitive.name == "call":
-        return storage_outputs(p["graph"], _bound(p["graph"], eqn.inputs, shared))
-    body = p["body"]
-    n = len(body.outputs)
-    n_cond = len(p["cond"].inputs) - n
-    operands = eqn.inputs[:n] + eqn.inputs[n + n_cond:]
-    carried = {i for i in range(n) if _is(eqn.inputs[i], shared)}
+    if eqn.primitive.name != "while_loop":  # cond's branches, call's graph
+        return set().union(*(storage_outputs(graph, _bound(graph, operands, shared))
+                             for graph, operands in subgraph_operands(eqn)))
+    _, (body, operands) = subgraph_operands(eqn)
+    carried = {i for i in range(len(body.outputs)) if _is(operands[i], shared)}
     while True:  # a carried value is storage if it starts as, or becomes, storage
         inputs = _bound(body, operands, shared) | {body.inputs[i].id for i in carried}
         grown = carried | storage_outputs(body, inputs)
         if grown == carried:
             return carried
         carried = grown
-
