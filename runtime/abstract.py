@@ -45,9 +45,6 @@ class AbstractValue:
     def fully_known(self) -> bool:
         return None not in self.shape
 
-    def with_shape(self, shape: Shape) -> "AbstractValue":
-        return AbstractValue(shape, self.dtype)
-
     def accepts(self, other: "AbstractValue") -> bool:
         """True where every value of type `other` is also of this type."""
         return (self.dtype == other.dtype and self.ndim == other.ndim

@@ -55,8 +55,7 @@ class Literal:
         self.aval = AbstractValue((), np.result_type(value))
 
     def __repr__(self):
-        v = self.value
-        return repr(v) if isinstance(v, (bool, int, float, complex)) else f"{v!r}"
+        return repr(self.value)
 
 
 Atom = Var | Literal
