@@ -131,9 +131,9 @@ def control_dependencies(graph: Graph) -> list[set[int]]:
 def prune_dead_code(graph: Graph) -> Graph:
     """`graph` without the equations whose results nothing uses and that have no effects.
 
-    Subgraphs are pruned too, where the primitive has a `primitives.prune_rules` entry
-    (`cond` and `while_loop`; a `call` keeps its callee, shared with other callers). Returns `graph` itself
-    where nothing is dropped.
+    Subgraphs are pruned too, where the primitive has a `primitives.prune_rules`
+    entry (`cond` and `while_loop`; a `call` keeps its callee, which other callers
+    share). Returns `graph` itself where nothing is dropped.
     """
     live = {a.id for a in graph.outputs if isinstance(a, Var)}
     kept: list[Eqn] = []

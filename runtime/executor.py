@@ -78,9 +78,19 @@ class Executor:
         return self._run(self._plans[id(self.graph)], args)
 
     def run_graph(self, graph: Graph):
-        """A function of `graph`'s inputs running it through this executor (a subgraph too)."""
+        """A function of `graph`'s inputs running it through this executor (a subgraph too).
+
+        Like a compiled graph, it returns scalars as 0-d arrays (`run` returns
+        them as the kernels give them).
+        """
         plan = self._plan(graph)
-        return lambda *args: self._run(plan, args)
+        asarray = self.backend.xp.asarray
+
+        def run(*args):
+            values = self._run(plan, args)
+            return [asarray(x) if isinstance(a, Literal) or a.aval.ndim == 0 else x
+                    for a, x in zip(graph.outputs, values)]
+        return run
 
     def _run(self, plan: _Plan, args) -> list:
         graph = plan.graph
