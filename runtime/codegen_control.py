@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from . import primitives
 from .ops.control_flow import cond_p, while_p
-from .ops.while_loop import split_while_operands
+from .ops.while_primitive import split_while_operands
 
 
 def _assign(gen, indent, targets, values, eqn=None):

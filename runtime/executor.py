@@ -42,7 +42,26 @@ class _Plan:
 
 
 class Executor:
-    """Runs `graph` (and its subgraphs) on `backend`, equation by equation."""
+    """Runs `graph` (and its subgraphs) on `backend`, equation by equation.
+
+    >>> import numpy as np
+    >>> from runtime import AbstractValue, GraphBuilder, while_loop
+    >>> with GraphBuilder("halve") as b:
+    ...     x = b.new_input(AbstractValue((), np.float64), "x")
+    ...     y = while_loop(lambda v: v > 1, lambda v: v / 2, x)
+    >>> class Tracing(Executor):
+    ...     def run_eqn(self, eqn, kernel, values):
+    ...         print(eqn.primitive, *values)
+    ...         return kernel(*values)
+    >>> Tracing(b.build([y])).run(np.float64(3.0))
+    while_loop 3.0
+    greater 3.0 1
+    divide 3.0 2
+    greater 1.5 1
+    divide 1.5 2
+    greater 0.75 1
+    [array(0.75)]
+    """
 
     def __init__(self, graph: Graph, backend=CPU):
         self.graph = graph

@@ -49,9 +49,12 @@ def profile(executor: TimingExecutor, arrays, runs: int) -> dict[int, tuple[floa
         for key, times in executor.times.items():
             totals.setdefault(key, []).append(sum(times) / 1e3)
             counts.setdefault(key, []).append(len(times))
-    pad = lambda xs: xs + [0] * (runs - len(xs))  # noqa: E731  (runs that skipped it)
-    return {key: (statistics.median(pad(totals[key])), statistics.median(pad(counts[key])))
-            for key in totals}
+    return {key: (_median(totals[key], runs), _median(counts[key], runs)) for key in totals}
+
+
+def _median(values, runs):
+    """The median over `runs` runs, of which those missing from `values` count as 0."""
+    return statistics.median(values + [0] * (runs - len(values)))
 
 
 def rows(graph, stats, depth=0, prefix=""):

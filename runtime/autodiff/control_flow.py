@@ -24,7 +24,8 @@ from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
 from ..ir import Graph, Literal
 from ..ops.control_flow import call_p, cond_p, while_p
-from ..ops.while_loop import split_while_operands, while_loop, while_params
+from ..ops.while_loop import while_loop
+from ..ops.while_primitive import split_while_operands, while_params
 from ..tracer import GraphBuilder, Tracer, current_builder
 from . import stack
 from .cotangents import carries_activity, differentiable, is_stack, new_var_like, zeros

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import primitives
 from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
-from ..ir import Literal, Var
+from ..ir import Literal
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder, read_if_variable
 from ..tree import flatten, leaf_paths
 from ..undefined import is_unbound
-from .higher_order import bound_storage, prune_subgraphs
 from .subgraphs import (
     fill_placeholders,
     leaf_names,
@@ -29,80 +27,7 @@ from .subgraphs import (
     trace_function,
     weak_fits,
 )
-
-
-def split_while_operands(params, operands) -> tuple:
-    """`(carry, cond_consts, body_consts)`: a `while_loop`'s operands (or anything
-    laid out like them, e.g. their activity flags) split by its params' counts."""
-    n, n_cond = params["num_carry"], params["num_cond_consts"]
-    return operands[:n], operands[n:n + n_cond], operands[n + n_cond:]
-
-
-def while_params(cond, body, num_carry: int, num_cond_consts: int) -> dict:
-    """The params of a `while_loop` equation."""
-    return {"cond": cond, "body": body, "num_carry": num_carry,
-            "num_cond_consts": num_cond_consts}
-
-
-def _abstract_eval(*operands, cond, body, num_carry, num_cond_consts):
-    return [v.aval for v in body.inputs[:num_carry]]
-
-
-def _kernel(xp, run_graph, **params):
-    run_cond, run_body = run_graph(params["cond"]), run_graph(params["body"])
-
-    def run(*args):
-        carry, cond_consts, body_consts = split_while_operands(params, args)
-        while run_cond(*carry, *cond_consts)[0]:
-            carry = run_body(*carry, *body_consts)
-        return carry
-    return run
-
-
-def _bindings(eqn):
-    """The condition takes the carry then its constants; the body, the carry then its own."""
-    carry, cond_consts, body_consts = split_while_operands(eqn.params, eqn.inputs)
-    return [(eqn.params["cond"], carry + cond_consts), (eqn.params["body"], carry + body_consts)]
-
-
-def _check(eqn):
-    """Start values and body outputs fit the carry; the condition takes the carry."""
-    cond, body, n = eqn.params["cond"], eqn.params["body"], eqn.params["num_carry"]
-    carry = [v.aval for v in body.inputs[:n]]
-    return (list(zip(carry, [a.aval for a in eqn.inputs[:n]]))
-            + list(zip(carry, [a.aval for a in body.outputs]))
-            + list(zip([v.aval for v in cond.inputs[:n]], carry)))
-
-
-def _aliased_outputs(eqn, shared, storage_outputs):
-    """A carried value is storage if it starts as, or becomes, storage: a fixpoint."""
-    carry, _, body_consts = split_while_operands(eqn.params, eqn.inputs)
-    body = eqn.params["body"]
-    consts = bound_storage(body.inputs[len(carry):], body_consts, shared)
-    carried = {i for i, a in enumerate(carry) if isinstance(a, Var) and a.id in shared}
-    while True:
-        grown = carried | storage_outputs(body, consts | {body.inputs[i].id for i in carried})
-        if grown == carried:
-            return carried
-        carried = grown
-
-
-def _load(params):
-    """Graphs saved before the counts were params: derive them from the subgraphs."""
-    if "num_carry" in params:
-        return params
-    n = len(params["body"].outputs)
-    return while_params(params["cond"], params["body"], n, len(params["cond"].inputs) - n)
-
-
-while_p = primitives.define("while_loop", _abstract_eval, _kernel, multiple_results=True,
-                            higher_order=True)
-primitives.subgraph_bindings[while_p] = _bindings
-primitives.check_rules[while_p] = _check
-primitives.alias_rules[while_p] = _aliased_outputs
-primitives.prune_rules[while_p] = prune_subgraphs
-primitives.load_rules[while_p] = _load
-primitives.hidden_params[while_p] = ("num_carry", "num_cond_consts")
+from .while_primitive import while_p, while_params
 
 
 def while_loop(cond_fn, body_fn, init, names=None, on_stage=None):
