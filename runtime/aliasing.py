@@ -7,7 +7,7 @@ outputs, following views and the subgraphs of control flow.
 """
 from __future__ import annotations
 
-from .effects import subgraph_operands
+from . import primitives
 from .ir import Graph, Var
 
 
@@ -15,6 +15,8 @@ def storage_outputs(graph: Graph, aliased_inputs=frozenset()) -> set[int]:
     """Indices of `graph.outputs` that may share memory with storage.
 
     `aliased_inputs` holds the ids of input Vars that may themselves be storage.
+    A higher-order primitive's `primitives.alias_rules` entry says which of its
+    outputs may be storage (a loop needs a fixpoint over its body).
     """
     shared = set(aliased_inputs) | {v.id for v in graph.consts}
     for eqn in graph.eqns:
@@ -23,28 +25,11 @@ def storage_outputs(graph: Graph, aliased_inputs=frozenset()) -> set[int]:
             shared.update(v.id for v in eqn.outputs)
         elif prim.views and eqn.inputs and _is(eqn.inputs[0], shared):
             shared.update(v.id for v in eqn.outputs)
-        elif prim.name in ("cond", "while_loop", "call"):
-            shared.update(eqn.outputs[i].id for i in _control_flow_outputs(eqn, shared))
+        elif prim in primitives.alias_rules:
+            rule = primitives.alias_rules[prim]
+            shared.update(eqn.outputs[i].id for i in rule(eqn, shared, storage_outputs))
     return {i for i, a in enumerate(graph.outputs) if _is(a, shared)}
 
 
 def _is(atom, shared) -> bool:
     return isinstance(atom, Var) and atom.id in shared
-
-
-def _bound(graph: Graph, operands, shared) -> set[int]:
-    return {v.id for v, a in zip(graph.inputs, operands) if _is(a, shared)}
-
-
-def _control_flow_outputs(eqn, shared) -> set[int]:
-    if eqn.primitive.name != "while_loop":  # cond's branches, call's graph
-        return set().union(*(storage_outputs(graph, _bound(graph, operands, shared))
-                             for graph, operands in subgraph_operands(eqn)))
-    _, (body, operands) = subgraph_operands(eqn)
-    carried = {i for i in range(len(body.outputs)) if _is(operands[i], shared)}
-    while True:  # a carried value is storage if it starts as, or becomes, storage
-        inputs = _bound(body, operands, shared) | {body.inputs[i].id for i in carried}
-        grown = carried | storage_outputs(body, inputs)
-        if grown == carried:
-            return carried
-        carried = grown

@@ -24,11 +24,20 @@ class Backend:
         self.device_id = device_id
         self._overrides = overrides
 
-    def kernel(self, prim, params: dict):
-        """The kernel of `prim` bound to this backend and `params`."""
+    def kernel(self, prim, params: dict, run_graph=None):
+        """The kernel of `prim` bound to this backend and `params`.
+
+        A higher-order primitive's kernel also takes `run_graph(graph)`, which
+        returns a function running a subgraph (compiled, or interpreted).
+        """
         factory = self._overrides.get(prim) or primitives.kernels.get(prim)
         if factory is None:
             raise NotImplementedError(f"primitive {prim.name!r} has no kernel")
+        if prim.higher_order:
+            if run_graph is None:
+                raise TypeError(f"primitive {prim.name!r} runs subgraphs: its kernel needs "
+                                f"a run_graph callback")
+            return factory(self.xp, run_graph, **params)
         return factory(self.xp, **params)
 
     def asarray(self, value):
@@ -84,7 +93,3 @@ def gpu_available() -> bool:
         return False
     return True
 
-
-def backend_for_module(xp) -> Backend:
-    """The backend whose array module is `xp` (kernels of higher-order primitives use it)."""
-    return CPU if xp is np else get_backend("gpu")

@@ -2,7 +2,9 @@
 
 Each equation becomes one line calling its bound kernel (or a Python operator
 where one means the same, `c = a * b`, which is fastest on NumPy scalars);
-`cond` and `while_loop` become real `if` and `while` statements; values are
+`cond` and `while_loop` become real `if` and `while` statements (their
+`primitives.emitters`, in `codegen_control`), other higher-order kernels get
+their subgraphs compiled; values are
 deleted after their last use. The source is registered with `linecache`, so
 tracebacks and `pdb` show it, and an error raised by a line gets a note naming
 the equation and the user's `file:line` it was traced from.
@@ -13,6 +15,7 @@ import itertools
 import linecache
 import weakref
 
+from . import primitives
 from .aliasing import storage_outputs
 from .errors import add_note_once
 from .ir import Graph, Literal
@@ -27,9 +30,6 @@ INFIX = {
     "right_shift": ">>",
 }
 PREFIX = {"negative": "-", "positive": "+", "invert": "~"}
-
-# Emitters for higher-order primitives: emit(gen, eqn, refs, outs, indent).
-emitters: dict = {}
 
 _serial = itertools.count()
 
@@ -52,6 +52,10 @@ class CodeGen:
         name = f"__{stem}{len(self.globals)}"
         self.globals[name] = value
         return name
+
+    def compile_subgraph(self, graph: Graph):
+        """The `run_graph` callback of higher-order kernels (a `call`): `graph` compiled."""
+        return compile_graph(graph, self.backend)
 
     def ref(self, atom) -> str:
         if isinstance(atom, Literal):
@@ -93,7 +97,7 @@ class CodeGen:
     def equation(self, eqn, indent: str):
         refs = [self.ref(a) for a in eqn.inputs]
         outs = [self.namer(v) for v in eqn.outputs]
-        emitter = emitters.get(eqn.primitive)
+        emitter = primitives.emitters.get(eqn.primitive)
         if emitter is not None:
             return emitter(self, eqn, refs, outs, indent)
         name = eqn.primitive.name
@@ -102,7 +106,7 @@ class CodeGen:
         elif not eqn.params and name in PREFIX and len(refs) == 1:
             call = f"{PREFIX[name]}{refs[0]}"
         else:
-            kernel = self.backend.kernel(eqn.primitive, eqn.params)
+            kernel = self.backend.kernel(eqn.primitive, eqn.params, self.compile_subgraph)
             call = f"{self.global_name(kernel, 'k')}({', '.join(refs)})"
         target = ", ".join(outs) if len(outs) > 1 else (outs[0] if outs else "")
         if eqn.primitive.multiple_results and len(outs) == 1:

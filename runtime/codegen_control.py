@@ -15,8 +15,9 @@ iteration:
 """
 from __future__ import annotations
 
-from .codegen import emitters
+from . import primitives
 from .ops.control_flow import cond_p, while_p
+from .ops.while_primitive import split_while_operands
 
 
 def _assign(gen, indent, targets, values, eqn=None):
@@ -46,11 +47,9 @@ def emit_cond(gen, eqn, refs, outs, indent):
 
 def emit_while(gen, eqn, refs, outs, indent):
     cond, body = eqn.params["cond"], eqn.params["body"]
-    n = len(outs)
-    n_cond = len(cond.inputs) - n
-    cond_captures, body_captures = refs[n:n + n_cond], refs[n + n_cond:]
+    start, cond_captures, body_captures = split_while_operands(eqn.params, refs)
     inner = indent + "    "
-    _assign(gen, indent, outs, refs[:n], eqn)
+    _assign(gen, indent, outs, start, eqn)
     gen.emit(indent, "while True:", eqn)
     (pred,) = _inline(gen, cond, outs + cond_captures, inner)
     gen.emit(inner, f"if not {pred}:", eqn)
@@ -59,5 +58,5 @@ def emit_while(gen, eqn, refs, outs, indent):
     _assign(gen, inner, outs, results, eqn)
 
 
-emitters[cond_p] = emit_cond
-emitters[while_p] = emit_while
+primitives.emitters[cond_p] = emit_cond
+primitives.emitters[while_p] = emit_while

@@ -6,8 +6,9 @@ order stateful equations need. It follows from their effects:
 - `read_variable` reads a resource; `assign_variable` writes one;
 - `print`, `assert` and `py_function` do I/O (or anything: a `py_function`
   may read and write variables itself);
-- `cond`, `while_loop` and `call` have the effects of their subgraphs, on the
-  enclosing graph's resources.
+- higher-order primitives (`cond`, `while_loop`, `call`) have the effects of
+  their subgraphs, mapped onto the enclosing graph's resources through their
+  `primitives.subgraph_bindings` (or what their `primitives.effect_rules` say).
 
 `control_dependencies` turns them into the edges a scheduler must respect
 besides data flow: accesses to one variable keep program order (reads after
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from . import primitives
 from .ir import Eqn, Graph, Literal, Var
 
 
@@ -45,24 +47,15 @@ class Effects:
 
 
 NONE = Effects()
-_HIGHER_ORDER = frozenset({"cond", "while_loop", "call"})
 
 
-def subgraph_operands(eqn: Eqn) -> list[tuple[Graph, list]]:
-    """Each subgraph of `eqn` with the outer atoms bound to its inputs."""
-    name = eqn.primitive.name
-    p = eqn.params
-    if name == "cond":
-        return [(p["true"], eqn.inputs[1:]), (p["false"], eqn.inputs[1:])]
-    if name == "while_loop":
-        n = len(p["body"].outputs)
-        n_cond = len(p["cond"].inputs) - n
-        carry = eqn.inputs[:n]
-        return [(p["cond"], carry + eqn.inputs[n:n + n_cond]),
-                (p["body"], carry + eqn.inputs[n + n_cond:])]
-    if name == "call":
-        return [(p["graph"], eqn.inputs)]
-    return [(g, None) for g in eqn.subgraphs()]
+def subgraph_operands(eqn: Eqn) -> list[tuple[Graph, list | None]]:
+    """Each subgraph of `eqn` with the outer atoms bound to its inputs (`subgraph_bindings`).
+
+    A primitive without that rule gives None for the atoms: they are unknown.
+    """
+    rule = primitives.subgraph_bindings.get(eqn.primitive)
+    return rule(eqn) if rule is not None else [(g, None) for g in eqn.subgraphs()]
 
 
 def effects_of(eqn: Eqn) -> Effects:
@@ -74,10 +67,13 @@ def effects_of(eqn: Eqn) -> Effects:
         return Effects(writes=frozenset([eqn.inputs[0].id]))
     if prim.effectful:
         return Effects(io=True)
-    if prim.name not in _HIGHER_ORDER and not any(isinstance(v, (Graph, tuple))
-                                                  for v in eqn.params.values()):
+    if not prim.higher_order and not any(isinstance(v, (Graph, tuple))
+                                         for v in eqn.params.values()):
         return NONE
-    total = NONE
+    rule = primitives.effect_rules.get(prim)
+    if rule is not None:
+        return rule(eqn)
+    total = NONE  # by default, the effects of the subgraphs on the operands bound to them
     for graph, operands in subgraph_operands(eqn):
         inner = graph_effects(graph)
         if not inner.any:
@@ -135,8 +131,9 @@ def control_dependencies(graph: Graph) -> list[set[int]]:
 def prune_dead_code(graph: Graph) -> Graph:
     """`graph` without the equations whose results nothing uses and that have no effects.
 
-    Subgraphs of `cond` and `while_loop` are pruned too. Returns `graph` itself
-    where nothing is dropped.
+    Subgraphs are pruned too, where the primitive has a `primitives.prune_rules`
+    entry (`cond` and `while_loop`; a `call` keeps its callee, which other callers
+    share). Returns `graph` itself where nothing is dropped.
     """
     live = {a.id for a in graph.outputs if isinstance(a, Var)}
     kept: list[Eqn] = []
@@ -158,9 +155,5 @@ def prune_dead_code(graph: Graph) -> Graph:
 
 
 def _prune_subgraphs(eqn: Eqn) -> Eqn:
-    if eqn.primitive.name not in ("cond", "while_loop"):
-        return eqn
-    params = {k: prune_dead_code(v) if isinstance(v, Graph) else v for k, v in eqn.params.items()}
-    if all(params[k] is eqn.params[k] for k in params):
-        return eqn
-    return Eqn(eqn.primitive, eqn.inputs, params, eqn.outputs, eqn.source)
+    rule = primitives.prune_rules.get(eqn.primitive)
+    return rule(eqn, prune_dead_code) if rule is not None else eqn

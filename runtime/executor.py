@@ -3,10 +3,13 @@
 Graph functions run through `codegen.compile_graph`, which is faster; the
 executor runs the same kernels one equation at a time and is the place to
 hook in for debugging: override `run_eqn` to dump values or time each
-equation. Values are freed after their last use, and an error raised by a
-kernel keeps its type and gains a note naming the equation and the user's line.
-As in compiled graphs, an output that is a constant's or a variable's own
-array is returned as a copy.
+equation. It is recursive: the kernels of higher-order primitives (`cond`,
+`while_loop`, `call`) get `run_graph` as their callback, so `run_eqn` also
+sees every equation of a loop body (once per iteration) and of the branch a
+`cond` takes. Values are freed after their last use, and an error raised by a
+kernel keeps its type and gains a note naming the equation, its graph and the
+user's line. As in compiled graphs, an output that is a constant's or a
+variable's own array is returned as a copy.
 
 >>> import numpy as np
 >>> from runtime import GraphBuilder, AbstractValue
@@ -18,23 +21,63 @@ array is returned as a copy.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from .aliasing import storage_outputs
 from .backend import CPU
 from .errors import add_note_once
 from .ir import Graph, Literal
-from .printing import format_param
+from .printing import format_param, shown_params
+
+
+@dataclasses.dataclass
+class _Plan:
+    """What running one graph needs, prepared once: bound kernels, constants, last uses."""
+
+    graph: Graph
+    kernels: list
+    consts: dict
+    last_use: list
+    copied_outputs: set  # constants' or variables' own arrays
 
 
 class Executor:
-    """Runs `graph` on `backend`, equation by equation."""
+    """Runs `graph` (and its subgraphs) on `backend`, equation by equation.
+
+    >>> import numpy as np
+    >>> from runtime import AbstractValue, GraphBuilder, while_loop
+    >>> with GraphBuilder("halve") as b:
+    ...     x = b.new_input(AbstractValue((), np.float64), "x")
+    ...     y = while_loop(lambda v: v > 1, lambda v: v / 2, x)
+    >>> class Tracing(Executor):
+    ...     def run_eqn(self, eqn, kernel, values):
+    ...         print(eqn.primitive, *values)
+    ...         return kernel(*values)
+    >>> Tracing(b.build([y])).run(np.float64(3.0))
+    while_loop 3.0
+    greater 3.0 1
+    divide 3.0 2
+    greater 1.5 1
+    divide 1.5 2
+    greater 0.75 1
+    [array(0.75)]
+    """
 
     def __init__(self, graph: Graph, backend=CPU):
         self.graph = graph
         self.backend = backend
-        self.kernels = [backend.kernel(e.primitive, e.params) for e in graph.eqns]
-        self.consts = {v.id: backend.asarray(x) for v, x in graph.consts.items()}
-        self.last_use = self._last_uses(graph)
-        self.copied_outputs = storage_outputs(graph)  # constants' or variables' own arrays
+        self._plans: dict[int, _Plan] = {}
+        self._plan(graph)
+
+    def _plan(self, graph: Graph) -> _Plan:
+        plan = self._plans.get(id(graph))
+        if plan is None:
+            kernels = [self.backend.kernel(e.primitive, e.params, self.run_graph)
+                       for e in graph.eqns]
+            consts = {v.id: self.backend.asarray(x) for v, x in graph.consts.items()}
+            plan = _Plan(graph, kernels, consts, self._last_uses(graph), storage_outputs(graph))
+            self._plans[id(graph)] = plan
+        return plan
 
     @staticmethod
     def _last_uses(graph):
@@ -51,38 +94,57 @@ class Executor:
 
     def run(self, *args) -> list:
         """The graph's outputs for the given input arrays, as a list."""
-        graph = self.graph
+        return self._run(self._plans[id(self.graph)], args)
+
+    def run_graph(self, graph: Graph):
+        """A function of `graph`'s inputs running it through this executor (a subgraph too).
+
+        Like a compiled graph, it returns scalars as 0-d arrays (`run` returns
+        them as the kernels give them).
+        """
+        plan = self._plan(graph)
+        asarray = self.backend.xp.asarray
+
+        def run(*args):
+            values = self._run(plan, args)
+            return [asarray(x) if isinstance(a, Literal) or a.aval.ndim == 0 else x
+                    for a, x in zip(graph.outputs, values)]
+        return run
+
+    def _run(self, plan: _Plan, args) -> list:
+        graph = plan.graph
         if len(args) != len(graph.inputs):
             raise TypeError(f"graph {graph.name!r} takes {len(graph.inputs)} inputs, "
                             f"got {len(args)}")
-        env = dict(self.consts)
+        env = dict(plan.consts)
         env.update((v.id, x) for v, x in zip(graph.inputs, args))
         for i, eqn in enumerate(graph.eqns):
             values = [a.value if isinstance(a, Literal) else env[a.id] for a in eqn.inputs]
             try:
-                results = self.run_eqn(eqn, self.kernels[i], values)
+                results = self.run_eqn(eqn, plan.kernels[i], values)
             except Exception as error:
-                add_note_once(error, self.describe(eqn))
+                add_note_once(error, self.describe(eqn, graph))
                 raise
             if eqn.primitive.multiple_results:
                 env.update((v.id, r) for v, r in zip(eqn.outputs, results))
             else:
                 env[eqn.outputs[0].id] = results
-            for var_id in self.last_use[i]:
+            for var_id in plan.last_use[i]:
                 env.pop(var_id, None)
         return [a.value if isinstance(a, Literal) else
-                env[a.id].copy() if i in self.copied_outputs else env[a.id]
+                env[a.id].copy() if i in plan.copied_outputs else env[a.id]
                 for i, a in enumerate(graph.outputs)]
 
     def run_eqn(self, eqn, kernel, values):
-        """Runs one equation; override to observe or time it."""
+        """Runs one equation (of the graph or of a subgraph); override to observe or time it."""
         return kernel(*values)
 
-    def describe(self, eqn) -> str:
-        """A one-line description of `eqn` for error notes."""
-        params = ", ".join(f"{k}={format_param(v)}" for k, v in eqn.params.items()
-                           if not isinstance(v, (Graph, tuple)))
+    def describe(self, eqn, graph: Graph | None = None) -> str:
+        """A one-line description of `eqn` (an equation of `graph`) for error notes."""
+        params = ", ".join(f"{k}={format_param(v)}" for k, v in shown_params(eqn).items()
+                           if not isinstance(v, tuple))
         where = f", traced from {eqn.source}" if eqn.source else ""
         types = ", ".join(str(a.aval) for a in eqn.inputs)
+        name = (graph or self.graph).name
         return (f"raised by {eqn.primitive.name}{f'[{params}]' if params else ''}({types}) "
-                f"in graph {self.graph.name!r}{where}")
+                f"in graph {name!r}{where}")

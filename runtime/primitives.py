@@ -1,15 +1,41 @@
 """Primitives and the tables that interpret them.
 
 Each interpretation of a primitive lives in its own table keyed by the
-`Primitive`, filled next to the primitive's definition in `runtime/ops/`:
+`Primitive`, filled next to the primitive's definition in `runtime/ops/`
+(JAX style: `impl_rules[cond_p]`); a pass looks its rule up, it never
+switches on a primitive's name.
 
 - `abstract_eval[p](*atoms, **params)`: the output `AbstractValue` (a list of
   them when `p.multiple_results`) from the input atoms (`Var`s or `Literal`s).
 - `kernels[p](xp, **params)`: binds the kernel to an array module (`numpy`
   or `cupy`) and static params; returns a function of the input arrays.
+  A `higher_order` primitive's kernel is `kernels[p](xp, run_graph, **params)`:
+  `run_graph(graph)` returns a function running a subgraph, given by whoever
+  runs the equation (compiled code compiles it, the `Executor` interprets it).
   Backends merge overrides over this table (see `runtime.backend`).
 - `vjp_rules[p](ct, out, *inputs, **params)`: the cotangents of the inputs
   (None where there is none) from that of the output(s); see `runtime.autodiff`.
+
+The rules of higher-order primitives (those holding subgraphs in their params):
+
+- `subgraph_bindings[p](eqn)`: `[(subgraph, outer atoms bound to its inputs)]`;
+  `runtime.effects` maps a subgraph's effects through it (the default effect).
+- `effect_rules[p](eqn) -> Effects`: the equation's effects, where the default
+  above does not fit.
+- `check_rules[p](eqn)`: `[(expected, actual)]` pairs of `AbstractValue`s
+  that `runtime.verify` checks (`expected.accepts(actual)`).
+- `alias_rules[p](eqn, shared, storage_outputs)`: the indices of the outputs
+  that may share memory with storage, given the ids of the storage `Var`s
+  (`shared`) and `runtime.aliasing.storage_outputs` to apply to subgraphs.
+- `prune_rules[p](eqn, prune)`: the equation with its subgraphs pruned by
+  `prune(graph)` (a primitive without a rule keeps its subgraphs as they are).
+- `emitters[p](gen, eqn, refs, outs, indent)`: writes the equation as Python
+  statements in `runtime.codegen` (real `if` and `while`), instead of a call.
+- `load_rules[p](params) -> params`: completes params read by
+  `runtime.serialization` (older saved graphs lack some); `save_rules[p](eqn)`
+  raises where an equation cannot be saved.
+- `hidden_params[p]`: names of params that printing leaves out (bookkeeping
+  the subgraphs already show).
 """
 from __future__ import annotations
 
@@ -21,13 +47,14 @@ class Primitive:
     may share memory with their first input, as NumPy views do. `state` is
     "read" or "write" for the primitives that access a `Variable` (their first
     input is its resource); writes are effectful, reads only ordered (see
-    `runtime.effects`).
+    `runtime.effects`). `higher_order` ones hold subgraphs in their params and
+    their kernels take a `run_graph` callback.
     """
 
-    __slots__ = ("name", "multiple_results", "effectful", "views", "state")
+    __slots__ = ("name", "multiple_results", "effectful", "views", "state", "higher_order")
 
     def __init__(self, name: str, *, multiple_results: bool = False, effectful: bool = False,
-                 views: bool = False, state: str | None = None):
+                 views: bool = False, state: str | None = None, higher_order: bool = False):
         if state not in (None, "read", "write"):
             raise ValueError(f"state must be None, 'read' or 'write', not {state!r}")
         self.name = name
@@ -35,6 +62,7 @@ class Primitive:
         self.effectful = effectful or state == "write"
         self.views = views
         self.state = state
+        self.higher_order = higher_order
 
     def __repr__(self):
         return self.name
@@ -43,6 +71,15 @@ class Primitive:
 abstract_eval: dict = {}
 kernels: dict = {}
 vjp_rules: dict = {}  # filled by runtime.autodiff: rule(ct, out, *inputs, **params) -> input cts
+subgraph_bindings: dict = {}
+effect_rules: dict = {}
+check_rules: dict = {}
+alias_rules: dict = {}
+prune_rules: dict = {}
+emitters: dict = {}  # filled by runtime.codegen_control
+load_rules: dict = {}
+save_rules: dict = {}
+hidden_params: dict = {}
 registry: dict[str, Primitive] = {}
 
 

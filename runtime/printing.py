@@ -10,6 +10,7 @@ import keyword
 
 import numpy as np
 
+from . import primitives
 from .abstract import short_dtype
 from .ir import Graph, Literal, Var
 
@@ -55,6 +56,12 @@ def format_param(value) -> str:
     return repr(value)
 
 
+def shown_params(eqn) -> dict:
+    """The params printed with `eqn`: not its subgraphs, nor its `primitives.hidden_params`."""
+    hidden = primitives.hidden_params.get(eqn.primitive, ())
+    return {k: v for k, v in eqn.params.items() if not _is_graphs(v) and k not in hidden}
+
+
 def _typed(namer, var):
     return f"{namer(var)}:{var.aval}"
 
@@ -70,7 +77,7 @@ def format_graph(graph: Graph, namer: Namer | None = None, indent: str = "",
         lines.append(f"{inner}const {', '.join(_typed(namer, v) for v in graph.consts)}")
     for eqn in graph.eqns:
         outs = ", ".join(_typed(namer, v) for v in eqn.outputs) or "_"
-        shown = {k: v for k, v in eqn.params.items() if not _is_graphs(v)}
+        shown = shown_params(eqn)
         params = ("[" + ", ".join(f"{k}={format_param(v)}" for k, v in shown.items()) + "]"
                   if shown else "")
         args = " ".join(namer.atom(a) for a in eqn.inputs)

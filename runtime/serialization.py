@@ -5,7 +5,10 @@ types read like `float32[?,3]` (a variable's resource: `ref float32[3]`), and
 constant arrays go to a side table (`constants`) that the caller stores as
 binary. Equation params are JSON values, with tagged objects for what JSON
 lacks: `{"dtype": "float32"}`, `{"slice": [0, null, 2]}`, `{"graph": {...},
-"ref": 0}` (a subgraph; where it appears again, `{"graph_ref": 0}`).
+"ref": 0}` (a subgraph; where it appears again, `{"graph_ref": 0}`). A
+primitive's `primitives.save_rules` entry refuses what cannot be saved
+(`py_function`); its `primitives.load_rules` entry completes the params of
+graphs saved by older versions (a `while_loop`'s operand counts).
 
 >>> import numpy as np
 >>> from runtime import GraphBuilder, AbstractValue
@@ -33,6 +36,7 @@ from . import primitives
 from .abstract import AbstractValue, ResourceType
 from .ir import Eqn, Graph, Literal, SourceInfo, Var
 from .ops.indexing import Dyn
+from .ops.py_function import py_function_p
 from .tree import TreeDef
 
 
@@ -142,12 +146,9 @@ def graph_to_data(graph: Graph, constants: dict, numbering: _Numbering | None = 
         data["consts"].append([number(var), type_to_text(var.aval), key])
     for eqn in graph.eqns:
         where = f"equation {eqn.primitive.name} of graph {graph.name!r}"
-        if eqn.primitive.name == "py_function":
-            raise SerializationError(
-                f"graph {graph.name!r} calls py_function "
-                f"{getattr(eqn.params['fn'], '__name__', '?')!r}"
-                f"{f' (at {eqn.source})' if eqn.source else ''}: arbitrary Python cannot be "
-                f"exported; compute it with NumPy operations instead")
+        refuse = primitives.save_rules.get(eqn.primitive)
+        if refuse is not None:
+            refuse(eqn, graph)
         entry = {"op": eqn.primitive.name,
                  "in": [_atom_to_data(a, number) for a in eqn.inputs],
                  "out": [[number(v), type_to_text(v.aval)] for v in eqn.outputs]}
@@ -161,6 +162,17 @@ def graph_to_data(graph: Graph, constants: dict, numbering: _Numbering | None = 
         data["eqns"].append(entry)
     data["outputs"] = [_atom_to_data(a, number) for a in graph.outputs]
     return data
+
+
+def _refuse_py_function(eqn, graph):
+    raise SerializationError(
+        f"graph {graph.name!r} calls py_function "
+        f"{getattr(eqn.params['fn'], '__name__', '?')!r}"
+        f"{f' (at {eqn.source})' if eqn.source else ''}: arbitrary Python cannot be "
+        f"exported; compute it with NumPy operations instead")
+
+
+primitives.save_rules[py_function_p] = _refuse_py_function
 
 
 def _subgraph_to_data(graph: Graph, constants, number: _Numbering) -> dict:
@@ -220,6 +232,8 @@ def graph_from_data(data: dict, constants: dict, variables: dict | None = None,
         ins = [atom(a) for a in entry["in"]]
         params = {k: subgraph(v) if isinstance(v, dict) and ("graph" in v or "graph_ref" in v)
                   else value_from_data(v) for k, v in entry.get("params", {}).items()}
+        if prim in primitives.load_rules:  # e.g. params older versions did not write
+            params = primitives.load_rules[prim](params)
         outs = [define(n, t) for n, t in entry["out"]]
         source = SourceInfo(*entry["source"]) if "source" in entry else None
         eqns.append(Eqn(prim, ins, params, outs, source))

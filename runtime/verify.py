@@ -53,22 +53,10 @@ def verify(graph: Graph) -> None:
 
 
 def _check_body_types(eqn, where):
-    """Operands must fit the subgraph inputs they are bound to."""
-    name = eqn.primitive.name
-    if name == "while_loop":
-        body, cond = eqn.params["body"], eqn.params["cond"]
-        n = len(body.outputs)
-        carry = [v.aval for v in body.inputs[:n]]
-        pairs = list(zip(carry, [a.aval for a in eqn.inputs[:n]]))
-        pairs += list(zip(carry, [a.aval for a in body.outputs]))
-        pairs += list(zip([v.aval for v in cond.inputs[:n]], carry))
-    elif name == "cond":
-        pairs = [(v.aval, a.aval) for branch in (eqn.params["true"], eqn.params["false"])
-                 for v, a in zip(branch.inputs, eqn.inputs[1:])]
-    elif name == "call":
-        pairs = [(v.aval, a.aval) for v, a in zip(eqn.params["graph"].inputs, eqn.inputs)]
-    else:
+    """Operands must fit the subgraph inputs they are bound to (`primitives.check_rules`)."""
+    rule = primitives.check_rules.get(eqn.primitive)
+    if rule is None:
         return
-    for expected, actual in pairs:
+    for expected, actual in rule(eqn):
         if not expected.accepts(actual):
             raise VerificationError(f"{where}: {actual} does not fit {expected}")

@@ -41,3 +41,58 @@ def test_a_kernel_error_names_the_equation():
         Executor(builder.build([y])).run(np.ones(2))
     assert "getitem" in "".join(error.value.__notes__) and "graph 'g'" in "".join(
         error.value.__notes__)
+
+
+class Recorder(Executor):
+    """Records `(graph name, primitive)` of each equation it runs."""
+
+    def __init__(self, graph):
+        super().__init__(graph)
+        self.seen = []
+        self.graph_of = {id(e): g.name for g in [graph, *(s for e in graph.all_eqns()
+                                                            for s in e.subgraphs())]
+                         for e in g.eqns}
+
+    def run_eqn(self, eqn, kernel, values):
+        self.seen.append((self.graph_of[id(eqn)], eqn.primitive.name))
+        return kernel(*values)
+
+
+def loop_with_branch():
+    """`while i < n: i += 1; x = exp(x) if i % 2 == 1 else -x`, with n an input."""
+    from runtime import cond, while_loop
+    with GraphBuilder("f") as builder:
+        n = builder.new_input(AbstractValue((), np.int64), "n")
+        x = builder.new_input(AbstractValue((2,), np.float64), "x")
+
+        def body(state):
+            i, x = state
+            i = i + 1
+            return i, cond(i % 2 == 1, lambda x: np.exp(x), lambda x: np.negative(x), x)
+        _, out = while_loop(lambda s: s[0] < n, body, (np.int64(0), x))
+    return builder.build([out])
+
+
+def test_a_subclass_sees_each_equation_inside_loops_and_the_taken_branch():
+    recorder = Recorder(loop_with_branch())
+    [out] = recorder.run(np.int64(3), np.zeros(2))
+    np.testing.assert_allclose(out, np.exp(-np.exp(0.0)) * np.ones(2))
+    body = [("body", p) for p in ("add", "remainder", "equal", "cond")]
+    expected = ([("f", "while_loop")] + [("cond", "less")] + body + [("true", "exp")]
+                + [("cond", "less")] + body + [("false", "negative")]
+                + [("cond", "less")] + body + [("true", "exp")] + [("cond", "less")])
+    assert recorder.seen == expected
+    np.testing.assert_allclose(compile_graph(loop_with_branch(), get_backend("cpu"))(
+        np.int64(3), np.zeros(2))[0], out)
+
+
+def test_an_error_inside_a_loop_names_the_body():
+    with GraphBuilder("g") as builder:
+        from runtime import while_loop
+        n = builder.new_input(AbstractValue((), np.int64), "n")
+        x = builder.new_input(AbstractValue((None,), np.float64), "x")
+        _, y = while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, s[1] + s[1][3]), (0, x))
+    with pytest.raises(IndexError) as error:
+        Executor(builder.build([y])).run(np.int64(2), np.ones(2))
+    notes = "".join(error.value.__notes__)
+    assert "getitem" in notes and "graph 'body'" in notes and "while_loop" in notes

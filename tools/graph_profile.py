@@ -4,7 +4,10 @@
 
 Traces FUNC for the SPECs (as `agc` reads them), feeds random inputs of those
 types, runs the graph through a timing `Executor` and prints the equations,
-slowest first, with their median time.
+slowest first, with their median time per run. The executor is recursive, so
+the equations of loop bodies and branches follow their `while_loop` or `cond`,
+indented and qualified by their graph's name, with their time summed over a
+run and how many times a run executes them (`x12`).
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from runtime.executor import Executor
 
 
 class TimingExecutor(Executor):
-    """An executor that records how long each equation takes."""
+    """An executor that records how long each equation takes, each time it runs."""
 
     def __init__(self, graph, backend=CPU):
         super().__init__(graph, backend)
@@ -34,6 +37,38 @@ class TimingExecutor(Executor):
         result = kernel(*values)
         self.times.setdefault(id(eqn), []).append(time.perf_counter_ns() - start)
         return result
+
+
+def profile(executor: TimingExecutor, arrays, runs: int) -> dict[int, tuple[float, float]]:
+    """For each equation that ran: (median µs per run, median executions per run)."""
+    totals: dict[int, list[float]] = {}
+    counts: dict[int, list[int]] = {}
+    for _ in range(runs):
+        executor.times.clear()
+        executor.run(*arrays)
+        for key, times in executor.times.items():
+            totals.setdefault(key, []).append(sum(times) / 1e3)
+            counts.setdefault(key, []).append(len(times))
+    return {key: (_median(totals[key], runs), _median(counts[key], runs)) for key in totals}
+
+
+def _median(values, runs):
+    """The median over `runs` runs, of which those missing from `values` count as 0."""
+    return statistics.median(values + [0] * (runs - len(values)))
+
+
+def rows(graph, stats, depth=0, prefix=""):
+    """`(µs, label)` per equation, slowest first, each followed by its subgraphs' rows."""
+    ranked = sorted(((stats.get(id(e), (0.0, 0))[0], i, e) for i, e in enumerate(graph.eqns)),
+                    key=lambda r: (-r[0], r[1]))
+    for micros, _, eqn in ranked:
+        types = ", ".join(str(a.aval) for a in eqn.inputs)
+        where = f"  ({eqn.source})" if eqn.source else ""
+        count = stats.get(id(eqn), (0.0, 0))[1]
+        times = f"  x{count:g}" if depth else ""
+        yield micros, f"{'  ' * depth}{prefix}{eqn.primitive.name}({types}){times}{where}", depth
+        for sub in eqn.subgraphs():
+            yield from rows(sub, stats, depth + 1, f"{sub.name}: ")
 
 
 def random_input(spec, rng):
@@ -65,16 +100,12 @@ def main(argv=None) -> int:
     concrete = function.get_concrete_function(*inputs)
     executor = TimingExecutor(concrete.graph)
     arrays = [x for x in inputs if isinstance(x, np.ndarray)]
-    for _ in range(args.runs):
-        executor.run(*arrays)
-    rows = sorted(((statistics.median(executor.times[id(e)]) / 1e3, e)
-                   for e in concrete.graph.eqns), key=lambda r: -r[0])
-    total = sum(t for t, _ in rows)
+    stats = profile(executor, arrays, args.runs)
+    table = list(rows(concrete.graph, stats))
+    total = sum(micros for micros, _, depth in table if depth == 0)
     print(f"{'µs':>9}  {'share':>6}  equation")
-    for micros, eqn in rows:
-        where = f"  ({eqn.source})" if eqn.source else ""
-        types = ", ".join(str(a.aval) for a in eqn.inputs)
-        print(f"{micros:9.2f}  {micros / total:6.1%}  {eqn.primitive.name}({types}){where}")
+    for micros, label, _ in table:
+        print(f"{micros:9.2f}  {micros / total if total else 0:6.1%}  {label}")
     print(f"{total:9.2f}  total of medians over {args.runs} runs")
     return 0
 

@@ -25,6 +25,7 @@ from ..errors import TracingError
 from ..ir import Graph, Literal
 from ..ops.control_flow import call_p, cond_p, while_p
 from ..ops.while_loop import while_loop
+from ..ops.while_primitive import split_while_operands, while_params
 from ..tracer import GraphBuilder, Tracer, current_builder
 from . import stack
 from .cotangents import carries_activity, differentiable, is_stack, new_var_like, zeros
@@ -128,7 +129,7 @@ def _depends(graph, mask) -> list:
 
 
 def _active_carries(body, carry_active, caps_active) -> list:
-    n = len(body.outputs)
+    n = len(carry_active)
     carry = [a and carries_activity(v.aval) for a, v in zip(carry_active, body.inputs)]
     while True:
         reached = _depends(body, carry + caps_active)
@@ -139,16 +140,14 @@ def _active_carries(body, carry_active, caps_active) -> list:
         carry = new
 
 
-def _linearize_while(args, active, *, cond, body):
+def _linearize_while(args, active, **params):
     parent = current_builder()
-    n = len(body.outputs)
-    n_cond = len(cond.inputs) - n
-    init, cond_caps, body_caps = args[:n], args[n:n + n_cond], args[n + n_cond:]
-    caps_active = list(active[n + n_cond:])
-    carry_active = _active_carries(body, list(active[:n]), caps_active)
+    cond, body, n = params["cond"], params["body"], params["num_carry"]
+    init, cond_caps, body_caps = split_while_operands(params, args)
+    init_active, _, caps_active = split_while_operands(params, list(active))
+    carry_active = _active_carries(body, init_active, caps_active)
     if not any(carry_active):
-        outs = parent.add_eqn(while_p, [parent.atom(x) for x in args],
-                              {"cond": cond, "body": body})
+        outs = parent.add_eqn(while_p, [parent.atom(x) for x in args], params)
         return outs, None
     if any(a and is_stack(v.aval) for a, v in zip(caps_active, body.inputs[n:])):
         raise TracingError("a loop body that reads a stack it does not carry cannot be "
@@ -171,7 +170,7 @@ def _linearize_while(args, active, *, cond, body):
     start = [parent.atom(x) for x in init] + [Literal(np.int64(0)),
                                              parent.atom(stack.new_stack())]
     results = parent.add_eqn(while_p, start + [parent.atom(x) for x in cond_caps + body_caps],
-                             {"cond": cond_fwd, "body": body_fwd})
+                             while_params(cond_fwd, body_fwd, n + 2, len(cond_caps)))
     primal, n_trips, final_stack = results[:n], results[n], results[n + 1]
     caps_grads = [a and differentiable(v.aval) for a, v in zip(caps_active, body.inputs[n:])]
     types = [r.aval for r in varying]
@@ -199,7 +198,7 @@ def _linearize_while(args, active, *, cond, body):
         for i, ct in zip(ct_avals, ct_init):
             in_cts[i] = ct
         for j, ct in zip([j for j, a in enumerate(caps_grads) if a], ct_caps):
-            in_cts[n + n_cond + j] = ct
+            in_cts[n + len(cond_caps) + j] = ct
         return in_cts
     return primal, backward
 

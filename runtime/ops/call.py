@@ -2,26 +2,34 @@
 
 A graph function called while another is traced does not inline its Python:
 its own traced graph (from its own cache) becomes a `call` equation, so graph
-functions compose like operations.
+functions compose like operations. Its operands bind to the callee's inputs
+in order; its kernel runs the callee through `run_graph`.
 """
 from __future__ import annotations
 
 from .. import primitives
 from ..ir import Graph
 from ..tracer import current_builder
+from .higher_order import bound_types, outputs_of_subgraphs
 
 
 def _abstract_eval(*operands, graph):
     return [a.aval for a in graph.outputs]
 
 
-def _kernel(xp, graph):
-    from ..backend import backend_for_module
-    from ..codegen import compile_graph
-    return compile_graph(graph, backend_for_module(xp))
+def _kernel(xp, run_graph, graph):
+    return run_graph(graph)
 
 
-call_p = primitives.define("call", _abstract_eval, _kernel, multiple_results=True)
+def _bindings(eqn):
+    return [(eqn.params["graph"], eqn.inputs)]
+
+
+call_p = primitives.define("call", _abstract_eval, _kernel, multiple_results=True,
+                           higher_order=True)
+primitives.subgraph_bindings[call_p] = _bindings
+primitives.check_rules[call_p] = bound_types
+primitives.alias_rules[call_p] = outputs_of_subgraphs
 
 
 def call(graph: Graph, *args, variables=()):

@@ -17,6 +17,7 @@ from ..errors import TracingError
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder, read_if_variable
 from ..tree import flatten
+from .higher_order import bound_types, outputs_of_subgraphs, prune_subgraphs
 from .subgraphs import (
     add_inputs,
     fill_placeholders,
@@ -38,15 +39,22 @@ def _cond_abstract_eval(pred, *operands, true, false):
             for a, b in zip(_out_avals(true), _out_avals(false))]
 
 
-def _cond_kernel(xp, true, false):
-    from ..backend import backend_for_module
-    from ..codegen import compile_graph
-    backend = backend_for_module(xp)
-    run_true, run_false = compile_graph(true, backend), compile_graph(false, backend)
+def _cond_kernel(xp, run_graph, true, false):
+    run_true, run_false = run_graph(true), run_graph(false)
     return lambda pred, *operands: (run_true if pred else run_false)(*operands)
 
 
-cond_p = primitives.define("cond", _cond_abstract_eval, _cond_kernel, multiple_results=True)
+def _cond_bindings(eqn):
+    """Both branches take the operands after the predicate."""
+    return [(eqn.params["true"], eqn.inputs[1:]), (eqn.params["false"], eqn.inputs[1:])]
+
+
+cond_p = primitives.define("cond", _cond_abstract_eval, _cond_kernel, multiple_results=True,
+                           higher_order=True)
+primitives.subgraph_bindings[cond_p] = _cond_bindings
+primitives.check_rules[cond_p] = bound_types
+primitives.alias_rules[cond_p] = outputs_of_subgraphs
+primitives.prune_rules[cond_p] = prune_subgraphs
 
 
 def _check_predicate(pred):

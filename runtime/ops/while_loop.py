@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import primitives
 from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
 from ..ir import Literal
@@ -28,29 +27,7 @@ from .subgraphs import (
     trace_function,
     weak_fits,
 )
-
-
-def _abstract_eval(*operands, cond, body):
-    return [v.aval for v in body.inputs[:len(body.outputs)]]
-
-
-def _kernel(xp, cond, body):
-    from ..backend import backend_for_module
-    from ..codegen import compile_graph
-    backend = backend_for_module(xp)
-    run_cond, run_body = compile_graph(cond, backend), compile_graph(body, backend)
-    n = len(body.outputs)
-    n_cond = len(cond.inputs) - n
-
-    def run(*args):
-        carry, cond_captures, body_captures = args[:n], args[n:n + n_cond], args[n + n_cond:]
-        while run_cond(*carry, *cond_captures)[0]:
-            carry = run_body(*carry, *body_captures)
-        return carry
-    return run
-
-
-while_p = primitives.define("while_loop", _abstract_eval, _kernel, multiple_results=True)
+from .while_primitive import while_p, while_params
 
 
 def while_loop(cond_fn, body_fn, init, names=None, on_stage=None):
@@ -131,7 +108,9 @@ def _staged(cond_fn, body_fn, state, entry_names):
     init = [builder.atom(leaves[i] if isinstance(leaves[i], Tracer)
                          else _typed(leaves[i], avals[i])) for i in carried]
     captures = [outer for outer, _ in cond.builder.captures + body.builder.captures]
-    outs = builder.add_eqn(while_p, init + captures, {"cond": cond_graph, "body": body_graph})
+    outs = builder.add_eqn(while_p, init + captures,
+                           while_params(cond_graph, body_graph, len(init),
+                                        len(cond.builder.captures)))
     results = dict(zip(carried, outs))
     return tree.unflatten([results.get(i, leaves[i]) for i in range(len(leaves))])
 
