@@ -12,7 +12,6 @@ import weakref
 
 import gast
 
-from runtime import ConversionError
 from runtime.source import user_stacklevel
 
 from . import operators
@@ -20,6 +19,7 @@ from .converters.context import Context
 from .pipeline import PIPELINE
 from .pyct import anno, loader
 from .pyct.activity import memoized
+from .pyct.errors import ConversionError
 from .pyct.naming import Namer
 from .pyct.parser import SourceUnavailable, parse_function
 

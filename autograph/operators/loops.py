@@ -17,10 +17,10 @@ from runtime import Tracer, current_builder
 from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
-from runtime.undefined import is_undefined
 
 from .lists import stage_lists
 from .staging import staging
+from .undefined import is_undefined
 
 UNROLL_WARNING_AFTER = 100
 

@@ -93,7 +93,7 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
 
 
 def _fill_placeholders(t, f):
-    """Placeholders in one branch's outputs take the shape of the other branch's values."""
+    """Parts of one branch's outputs with `__stage_like__` take the other branch's types."""
     a, b = t.out_tree.unflatten(t.out_leaves), f.out_tree.unflatten(f.out_leaves)
     t.out_leaves, t.out_tree = flatten(fill_placeholders(a, b))
     f.out_leaves, f.out_tree = flatten(fill_placeholders(b, a))

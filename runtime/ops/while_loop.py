@@ -19,7 +19,6 @@ from ..ir import Literal
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder, read_if_variable
 from ..tree import flatten, leaf_paths
-from ..undefined import is_unbound
 from .subgraphs import (
     fill_placeholders,
     leaf_names,
@@ -97,7 +96,7 @@ def _staged(cond_fn, body_fn, state, entry_names):
         body = trace_function(body_fn, (state,), "body", names, avals)
         if body.out_tree != tree:
             filled = fill_placeholders(state, body.out_tree.unflatten(body.out_leaves))
-            if flatten(filled)[1] != tree:  # a Placeholder took the body's structure
+            if flatten(filled)[1] != tree:  # a stand-in took the body's structure
                 state = filled
                 leaves, tree = flatten(state)
                 names = leaf_names(state, entry_names)
@@ -168,10 +167,15 @@ def _carry_type(aval, initial, out, label):
     return AbstractValue(shape, aval.dtype)
 
 
+def is_unbound(value) -> bool:
+    """A start value whose type has `__unbound__ = True`: the loop body types it."""
+    return getattr(type(value), "__unbound__", False)
+
+
 def _typed(value, aval):
     """A start value as a NumPy scalar (a literal) or array (a constant) of `aval`.
 
-    An `Undefined` start is zeros: the loop defines the value before any use.
+    An unbound start is zeros: the loop defines the value before any use.
     """
     if is_unbound(value):
         return np.zeros(tuple(d or 0 for d in aval.shape), aval.dtype)
