@@ -96,6 +96,8 @@ class Variable:
             return state.read(self)
         return self.value_on(np)
 
+    __ag_read__ = _read  # the read protocol: where an operand is needed, read the variable
+
     # -- writes ------------------------------------------------------------
     def assign(self, value):
         """Stores `value` (broadcast and cast to the variable); returns the new value."""
@@ -277,18 +279,6 @@ def recording_writes(undo: bool = False):
         if undo:
             for variable, value in journal.values():
                 variable._value = value
-
-
-def read_variables(values):
-    """`values` with each `Variable` (also inside lists and tuples) replaced by its value."""
-    out = []
-    for x in values:
-        if isinstance(x, Variable):
-            x = x._read()
-        elif type(x) in (list, tuple) and any(isinstance(y, (Variable, list, tuple)) for y in x):
-            x = type(x)(read_variables(x))
-        out.append(x)
-    return out
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
