@@ -75,7 +75,7 @@ def transformed(fn, stages=None):
     _check_supported(node, filename)
     _annotate_origins(node, filename, fn.__code__.co_name)
     node = _as_function_def(node, fn)
-    ctx = Context(Namer(node), filename, fn.__name__)
+    ctx = Context(Namer(node))
     for _, converter in PIPELINE[:stages]:
         with memoized():  # a converter asks for a node's activity before changing under it
             node = converter.transform(node, ctx)

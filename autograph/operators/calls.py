@@ -33,7 +33,6 @@ def set_converter(convert, is_graph_function) -> None:
     _Hooks.is_graph_function = staticmethod(is_graph_function)
 
 
-@functools.lru_cache(maxsize=4096)
 def is_convertible_file(filename: str) -> bool:
     """The user's own code (`runtime.source.is_user_file`), less converted code itself."""
     return not is_library_file(filename) and not filename.startswith(_CONVERTED_CODE)
