@@ -54,11 +54,11 @@ def _values(operands):
     """The operands, with `Variable`s (also in lists and tuples) read."""
     for x in operands:
         if type(x) in (list, tuple) or hasattr(type(x), "__ag_read__"):
-            return _read_all(operands)
+            return read_operands(operands)
     return operands
 
 
-def _read_all(values):
+def read_operands(values):
     """`values` with each value whose type has `__ag_read__` (a `Variable`, also inside
     lists and tuples) replaced by what it reads."""
     out = []
@@ -68,7 +68,7 @@ def _read_all(values):
             x = read(x)
         elif type(x) in (list, tuple) and any(
                 type(y) in (list, tuple) or hasattr(type(y), "__ag_read__") for y in x):
-            x = type(x)(_read_all(x))
+            x = type(x)(read_operands(x))
         out.append(x)
     return out
 

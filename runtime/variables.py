@@ -27,6 +27,7 @@ import threading
 import numpy as np
 
 from .abstract import ResourceType
+from .dispatch import read_operands
 from .errors import TracingError
 from .ops import state
 from .source import location_note, user_source
@@ -172,10 +173,10 @@ class Variable:
         if any(isinstance(x, Variable) for x in kwargs.get("out", ()) or ()):
             raise TypeError("a Variable cannot be an out= argument; use assign, "
                             "assign_add or assign_sub")
-        return getattr(ufunc, method)(*read_variables(inputs), **kwargs)
+        return getattr(ufunc, method)(*read_operands(inputs), **kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        return func(*read_variables(args), **dict(zip(kwargs, read_variables(kwargs.values()))))
+        return func(*read_operands(args), **dict(zip(kwargs, read_operands(kwargs.values()))))
 
     def __getattr__(self, name):
         # ndarray methods and properties (`v.sum()`, `v.T`, `v.size`) read the value

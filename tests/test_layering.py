@@ -8,9 +8,13 @@ imports nothing of the runtime.
 from __future__ import annotations
 
 import ast
+import json
 import pathlib
 import subprocess
 import sys
+
+import numpy as np
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -69,3 +73,31 @@ def test_converters_and_pyct_load_without_runtime():
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                             text=True, env={"PYTHONPATH": str(ROOT), "PATH": ""})
     assert result.returncode == 0, result.stderr
+
+
+def test_runtime_control_flow_only_stages():
+    """Python on concrete predicates is the converter's rule; the runtime stages, or refuses."""
+    import autograph as ag
+    import runtime
+    with pytest.raises(runtime.TracingError, match="stages into a graph being traced"):
+        runtime.cond(True, lambda: 1, lambda: 2)
+    with pytest.raises(runtime.TracingError, match="stages into a graph being traced"):
+        runtime.while_loop(lambda s: s < 3, lambda s: s + 1, 0)
+    f = ag.convert(lambda x: runtime.cond(True, lambda a: a * 2, lambda a: a - 1, x),
+                   autograph=False)
+    np.testing.assert_array_equal(f(np.ones(2)), np.full(2, 2.0))
+    assert "= cond True x" in str(f.get_concrete_function(np.ones(2)).graph)
+
+
+def test_one_library_predicate():
+    """The stdlib, installed packages, NumPy, both packages and graph code are library code."""
+    import autograph as ag
+    from autograph.operators.calls import is_convertible_file
+    from runtime.source import is_library_file, is_user_file
+    for library in (json.__file__, np.__file__, pytest.__file__, ag.__file__,
+                    is_library_file.__code__.co_filename, "<graph f #3>",
+                    "<frozen importlib._bootstrap>"):
+        assert is_library_file(library) and not is_convertible_file(library), library
+    assert is_user_file(__file__) and is_convertible_file(__file__)
+    assert is_user_file("<autograph f (model.py:3) #1>")  # converted code locates lines...
+    assert not is_convertible_file("<autograph f (model.py:3) #1>")  # ...but is not converted
