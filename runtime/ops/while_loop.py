@@ -3,10 +3,11 @@
 It only stages (running Python iterations while the condition is concrete is
 the converter's business, in autograph/operators/loops.py), and raises
 `TracingError` outside a trace. Its carried values are the traced leaves of
-the state plus the Python leaves the body changes; the carry types are found by tracing the body
-until they stop changing: a changing shape relaxes to unknown dimensions, a
-changing dtype is an error, except for a Python scalar start value that NumPy
-promotion turns into the body's dtype (`total = 0.0` then `total + x_f32`).
+the state plus the Python leaves the body changes; the carry types are found
+by tracing the body until they stop changing: a changing shape relaxes to
+unknown dimensions, a changing dtype is an error, except for a Python scalar
+start value that NumPy promotion turns into the body's dtype (`total = 0.0`
+then `total + x_f32`).
 """
 from __future__ import annotations
 
