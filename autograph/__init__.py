@@ -9,20 +9,35 @@
 `f` runs as a graph traced once per input signature. The public surface is
 described in the project's API document and the README.
 """
-from runtime.errors import AutographError, ConversionError, TracingError
+from runtime import source as _source
+from runtime.errors import AutographError, TracingError
 from runtime.ops.introspection import dynamic_shape as shape
 from runtime.ops.py_function import py_function
 from runtime.variables import Variable
 
 from .checkpoint import Checkpoint, CheckpointMismatchError
+from .conversion import convert_function as _convert_function
 from .conversion import to_code
 from .convert import convert
 from .device import device
 from .function import ConcreteFunction, GraphFunction, RetracingWarning
 from .gradients import grad, value_and_grad
+from .operators import calls as _calls
+from .pyct import errors as _errors
+from .pyct import source_map as _source_map
+from .pyct.errors import ConversionError
 from .saved_files import LoadError
 from .saving import LoadedFunction, load, save
 from .specs import TensorSpec
+
+# What the converter owns, tied into the runtime (which knows nothing of it):
+# its error becomes an AutographError, its folder is library code, its source
+# maps are how tracebacks and equations find the user's lines in converted
+# code, and converted_call converts with it (graph functions are called as they are).
+_errors.make_subclass_of(AutographError)
+_source.register_library_dir(__path__[0])
+_source.register_location_resolver(_source_map.original_location)
+_calls.set_converter(_convert_function, lambda f: isinstance(f, GraphFunction))
 
 __all__ = [
     "AutographError", "ConcreteFunction", "ConversionError", "GraphFunction",

@@ -12,7 +12,6 @@ import weakref
 
 import gast
 
-from runtime import ConversionError
 from runtime.source import user_stacklevel
 
 from . import operators
@@ -20,6 +19,7 @@ from .converters.context import Context
 from .pipeline import PIPELINE
 from .pyct import anno, loader
 from .pyct.activity import memoized
+from .pyct.errors import ConversionError
 from .pyct.naming import Namer
 from .pyct.parser import SourceUnavailable, parse_function
 
@@ -75,7 +75,7 @@ def transformed(fn, stages=None):
     _check_supported(node, filename)
     _annotate_origins(node, filename, fn.__code__.co_name)
     node = _as_function_def(node, fn)
-    ctx = Context(Namer(node), filename, fn.__name__)
+    ctx = Context(Namer(node))
     for _, converter in PIPELINE[:stages]:
         with memoized():  # a converter asks for a node's activity before changing under it
             node = converter.transform(node, ctx)

@@ -3,14 +3,14 @@ from . import codegen_control, ops  # noqa: F401  (fill the emitter and primitiv
 from .abstract import AbstractValue
 from .backend import Backend, get_backend, gpu_available
 from .codegen import compile_graph
-from .errors import AutographError, ConversionError, TracingError
+from .errors import AutographError, TracingError
 from .ir import Eqn, Graph, Literal, Var
 from .ops.control_flow import call, cond, while_loop
 from .ops.introspection import dynamic_shape
 from .tracer import GraphBuilder, Tracer, bind, current_builder
 
 __all__ = [
-    "AbstractValue", "AutographError", "Backend", "ConversionError", "Eqn", "Graph",
+    "AbstractValue", "AutographError", "Backend", "Eqn", "Graph",
     "GraphBuilder", "Literal", "Tracer", "TracingError", "Var", "bind", "call",
     "compile_graph", "cond", "current_builder", "dynamic_shape", "get_backend",
     "gpu_available", "while_loop",

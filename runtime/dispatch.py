@@ -53,10 +53,24 @@ def call_array_function(func, args, kwargs):
 def _values(operands):
     """The operands, with `Variable`s (also in lists and tuples) read."""
     for x in operands:
-        if type(x) in (list, tuple) or getattr(type(x), "_is_ag_variable", False):
-            from .variables import read_variables
-            return read_variables(operands)
+        if type(x) in (list, tuple) or hasattr(type(x), "__ag_read__"):
+            return read_operands(operands)
     return operands
+
+
+def read_operands(values):
+    """`values` with each value whose type has `__ag_read__` (a `Variable`, also inside
+    lists and tuples) replaced by what it reads."""
+    out = []
+    for x in values:
+        read = getattr(type(x), "__ag_read__", None)
+        if read is not None:
+            x = read(x)
+        elif type(x) in (list, tuple) and any(
+                type(y) in (list, tuple) or hasattr(type(y), "__ag_read__") for y in x):
+            x = type(x)(read_operands(x))
+        out.append(x)
+    return out
 
 
 def _noted(name, handler, *args, **kwargs):

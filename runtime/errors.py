@@ -1,12 +1,12 @@
-"""The error types users see; `autograph` re-exports them unchanged."""
+"""The error types users see; `autograph` re-exports them unchanged.
+
+The converter's own `ConversionError` lives in `autograph.pyct.errors`;
+importing `autograph` makes it a subclass of `AutographError`.
+"""
 
 
 class AutographError(Exception):
     """Base class of this project's own errors."""
-
-
-class ConversionError(AutographError):
-    """Source code that cannot be converted (an unsupported construct)."""
 
 
 class TracingError(AutographError):

@@ -1,50 +1,88 @@
-"""Finding the user's line: the innermost frame outside this project and NumPy."""
+"""Finding the user's line: the innermost frame outside the libraries.
+
+`is_library_file` is the one predicate: NumPy, the standard library,
+installed packages, this package and any folder registered with
+`register_library_dir` are library code, and so is generated graph code
+(`<graph ...>`). Every other file is the user's. A converter that generates
+code registers a *location resolver*, which maps a (filename, line, function)
+of its generated code back to the user's `SourceInfo`; `user_source` and
+`note_original_location` ask the resolvers, so errors name the user's lines.
+"""
 from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 
 import numpy as np
 
+from .errors import add_note_once
 from .ir import SourceInfo
 
-_LIBRARY_DIRS = tuple(
-    os.path.dirname(os.path.abspath(path)) + os.sep
-    for path in (
-        os.path.dirname(__file__) + "/__init__.py",               # runtime/
-        os.path.dirname(os.path.dirname(__file__)) + "/autograph/__init__.py",
-        np.__file__,
-    )
-)
-_user_file_cache: dict[str, bool] = {}
+
+def _folder(path: str) -> str:
+    return os.path.realpath(path) + os.sep
 
 
-def is_user_file(filename: str) -> bool:
-    """True for files that are neither this project's library code nor NumPy's."""
-    known = _user_file_cache.get(filename)
+_library_dirs: set[str] = {_folder(p) for p in (
+    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"],
+    sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+    os.path.dirname(np.__file__),
+    os.path.dirname(os.path.abspath(__file__)),                     # runtime/
+)}
+_library_prefixes = tuple(_library_dirs)
+_library_file_cache: dict[str, bool] = {}
+_resolvers: list = []
+
+
+def register_library_dir(path: str) -> None:
+    """Declares the files under folder `path` library code (never the user's line)."""
+    global _library_prefixes
+    _library_dirs.add(_folder(path))
+    _library_prefixes = tuple(_library_dirs)
+    _library_file_cache.clear()
+
+
+def is_library_file(filename: str) -> bool:
+    """True for NumPy, the standard library, installed packages, registered folders,
+    frozen modules and generated graph code (`<graph ...>`)."""
+    known = _library_file_cache.get(filename)
     if known is None:
-        known = not (filename.startswith(_LIBRARY_DIRS) or filename.startswith("<frozen")
-                     or os.path.abspath(filename).startswith(_LIBRARY_DIRS))
-        _user_file_cache[filename] = known
+        if filename.startswith("<"):
+            known = filename.startswith(("<frozen", "<graph"))
+        else:
+            known = (filename.startswith(_library_prefixes)
+                     or os.path.realpath(filename).startswith(_library_prefixes))
+        _library_file_cache[filename] = known
     return known
 
 
-_source_maps: dict[str, dict[int, tuple]] = {}
+def is_user_file(filename: str) -> bool:
+    """True for the user's own code (generated converted code included)."""
+    return not is_library_file(filename)
 
 
-def register_source_map(filename: str, mapping: dict) -> None:
-    """Declares that lines of generated `filename` stand for (file, line, function)s."""
-    _source_maps[filename] = mapping
+def register_location_resolver(resolver) -> None:
+    """Adds `resolver(filename, lineno, function) -> (filename, lineno, function) | None`.
+
+    It answers for lines of code it generated (the user's line they stand for)
+    and None for any other file.
+    """
+    if resolver not in _resolvers:
+        _resolvers.append(resolver)
+
+
+def _resolved(filename: str, lineno: int, function: str) -> SourceInfo | None:
+    for resolver in _resolvers:
+        location = resolver(filename, lineno, function)
+        if location is not None:
+            return SourceInfo(*location)
+    return None
 
 
 def original_location(filename: str, lineno: int, function: str) -> SourceInfo:
     """The user's own line for a line of generated code (itself for any other file)."""
-    mapping = _source_maps.get(filename)
-    if mapping:
-        for line in range(lineno, 0, -1):
-            if line in mapping:
-                return SourceInfo(*mapping[line])
-    return SourceInfo(filename, lineno, function)
+    return _resolved(filename, lineno, function) or SourceInfo(filename, lineno, function)
 
 
 def user_source() -> SourceInfo | None:
@@ -65,12 +103,12 @@ def location_note(source: SourceInfo | None) -> str:
 
 def note_original_location(error: BaseException) -> None:
     """Adds the user's own line to an error raised inside generated (converted) code."""
-    from .errors import add_note_once
     tb, innermost = error.__traceback__, None
     while tb is not None:
         code = tb.tb_frame.f_code
-        if code.co_filename in _source_maps:
-            innermost = original_location(code.co_filename, tb.tb_lineno, code.co_name)
+        location = _resolved(code.co_filename, tb.tb_lineno, code.co_name)
+        if location is not None:
+            innermost = location
         tb = tb.tb_next
     if innermost is not None:
         add_note_once(error, f"raised in converted code, at {innermost}")

@@ -18,6 +18,7 @@ from .abstract import AbstractValue
 from .errors import TracingError, add_note_once
 from .ir import Eqn, Graph, Literal, Var
 from .source import location_note, user_source
+from .tracer_value import Tracer
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 
@@ -38,6 +39,8 @@ def current_builder() -> "GraphBuilder | None":
 
 class GraphBuilder:
     """Records one graph. Use as a context manager around the traced code."""
+
+    read_variable_p = None  # the primitive reading a Variable operand (runtime.ops.state sets it)
 
     def __init__(self, name: str, parent: "GraphBuilder | None" = None):
         self.name = name
@@ -83,8 +86,7 @@ class GraphBuilder:
         if isinstance(x, _PYTHON_SCALARS) or isinstance(x, np.generic):
             return Literal(x)
         if getattr(type(x), "_is_ag_variable", False):  # a Variable as an operand: a read
-            from .ops.state import read_variable_p
-            return self.add_eqn(read_variable_p, [self.resource(x)], {}).node
+            return self.add_eqn(self.read_variable_p, [self.resource(x)], {}).node
         return self.const(x)
 
     def resource(self, variable) -> Var:
@@ -186,17 +188,24 @@ def _builder_for(args) -> GraphBuilder:
     return builder
 
 
+def staging_builder(what: str):
+    """The builder of the graph being traced; `TracingError` outside any trace."""
+    builder = current_builder()
+    if builder is None:
+        raise TracingError(
+            f"{what} stages into a graph being traced, and no graph is being traced"
+            f"{location_note(user_source())}; call it from a function traced by "
+            f"ag.convert, or use Python `if`/`while` on concrete values")
+    return builder
+
+
 def read_if_variable(x):
     """A `Variable`'s value (a staged read while tracing); any other value as it is.
 
     Where Python needs a value (a condition, a loop bound, an index), a
-    variable stands for what it holds.
+    variable stands for what it holds: a value whose type has `__ag_read__`
+    (the read protocol `runtime.variables.Variable` implements) is read.
     """
-    return x._read() if getattr(type(x), "_is_ag_variable", False) else x
+    read = getattr(type(x), "__ag_read__", None)
+    return read(x) if read is not None else x
 
-
-def is_traced(x) -> bool:
-    return isinstance(x, Tracer)
-
-
-from .tracer_value import Tracer  # noqa: E402  (Tracer's methods call bind)

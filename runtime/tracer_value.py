@@ -117,9 +117,8 @@ class Tracer:
             f"build the new array with np.where, np.concatenate or np.stack")
 
     # -- array methods ---------------------------------------------------------
-    def __getitem__(self, index):
-        from .ops.indexing import getitem
-        return getitem(self, index)
+    # `__getitem__` and `astype` are installed by the ops that implement them
+    # (runtime/ops/indexing.py, runtime/ops/creation.py), with `tracer_method`.
 
     @property
     def T(self):
@@ -134,10 +133,6 @@ class Tracer:
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = axes[0]
         return np.transpose(self, axes or None)
-
-    def astype(self, dtype, copy=True):
-        from .ops.creation import astype
-        return astype(self, dtype)
 
     def copy(self):
         return np.copy(self)
@@ -284,3 +279,16 @@ for _name, _ufunc in {"neg": np.negative, "pos": np.positive, "abs": np.absolute
                       "invert": np.invert}.items():
     setattr(Tracer, f"__{_name}__", lambda self, _ufunc=_ufunc: _ufunc(self))
 del _name, _ufunc
+
+
+def tracer_method(name: str):
+    """Installs the decorated function as `Tracer.<name>`.
+
+    The ops that implement a method register it when they are imported
+    (`Tracer.__getitem__` by runtime/ops/indexing.py, `Tracer.astype` by
+    runtime/ops/creation.py), so this module imports no op.
+    """
+    def install(method):
+        setattr(Tracer, name, method)
+        return method
+    return install

@@ -15,6 +15,7 @@ import threading
 
 from .effects import effects_of
 from .errors import TracingError
+from .executor import Executor
 from .ir import Graph, Var
 from .source import location_note, user_source
 from .tracer import Tracer, current_builder
@@ -99,7 +100,6 @@ def evaluate_now(value: Tracer, scope: CreationScope | None, where=None):
     inputs = [v for v in builder.inputs if v.id in needed]
     graph = Graph("initial_value", inputs + [var for var, _ in resources], cone, [value.node],
                   {v: c for v, c in builder.consts.items() if v.id in needed})
-    from .executor import Executor
     [result] = Executor(graph).run(*[_argument(v, scope, where) for v in inputs],
                                    *[variable for _, variable in resources])
     return result

@@ -27,6 +27,7 @@ import threading
 import numpy as np
 
 from .abstract import ResourceType
+from .dispatch import read_operands
 from .errors import TracingError
 from .ops import state
 from .source import location_note, user_source
@@ -95,6 +96,8 @@ class Variable:
         if current_builder() is not None:
             return state.read(self)
         return self.value_on(np)
+
+    __ag_read__ = _read  # the read protocol: where an operand is needed, read the variable
 
     # -- writes ------------------------------------------------------------
     def assign(self, value):
@@ -170,10 +173,10 @@ class Variable:
         if any(isinstance(x, Variable) for x in kwargs.get("out", ()) or ()):
             raise TypeError("a Variable cannot be an out= argument; use assign, "
                             "assign_add or assign_sub")
-        return getattr(ufunc, method)(*read_variables(inputs), **kwargs)
+        return getattr(ufunc, method)(*read_operands(inputs), **kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        return func(*read_variables(args), **dict(zip(kwargs, read_variables(kwargs.values()))))
+        return func(*read_operands(args), **dict(zip(kwargs, read_operands(kwargs.values()))))
 
     def __getattr__(self, name):
         # ndarray methods and properties (`v.sum()`, `v.T`, `v.size`) read the value
@@ -277,18 +280,6 @@ def recording_writes(undo: bool = False):
         if undo:
             for variable, value in journal.values():
                 variable._value = value
-
-
-def read_variables(values):
-    """`values` with each `Variable` (also inside lists and tuples) replaced by its value."""
-    out = []
-    for x in values:
-        if isinstance(x, Variable):
-            x = x._read()
-        elif type(x) in (list, tuple) and any(isinstance(y, (Variable, list, tuple)) for y in x):
-            x = type(x)(read_variables(x))
-        out.append(x)
-    return out
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:

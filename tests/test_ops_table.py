@@ -234,18 +234,36 @@ SHAPES = [
 
 # -- higher-order primitives and graph functions inside graphs -------------------------------
 _inner = ag.convert(lambda x: x * 2 + 1, autograph=False)
+
+
+def _cond(pred, true_fn, false_fn, *operands):
+    """`runtime.cond` in a trace; Python `if` on NumPy values (the rows' eager oracle)."""
+    if runtime.current_builder() is None:
+        return true_fn(*operands) if pred else false_fn(*operands)
+    return runtime.cond(pred, true_fn, false_fn, *operands)
+
+
+def _while_loop(cond_fn, body_fn, state):
+    """`runtime.while_loop` in a trace; Python `while` on NumPy values (the eager oracle)."""
+    if runtime.current_builder() is None:
+        while cond_fn(state):
+            state = body_fn(state)
+        return state
+    return runtime.while_loop(cond_fn, body_fn, state)
+
+
 CONTROL = [
-    Row("cond(p)", lambda p, x: runtime.cond(p, lambda x: x * 2, lambda x: x - 1, x), (PRED, X)),
-    Row("cond(x.sum()>0)", lambda x, y: runtime.cond(
+    Row("cond(p)", lambda p, x: _cond(p, lambda x: x * 2, lambda x: x - 1, x), (PRED, X)),
+    Row("cond(x.sum()>0)", lambda x, y: _cond(
         x.sum() > 0, lambda: x + y, lambda: x * y), (X, V)),
-    Row("cond(shapes differ)", lambda p, x: runtime.cond(
+    Row("cond(shapes differ)", lambda p, x: _cond(
         p, lambda x: x, lambda x: x[:1], x), (PRED, X), dynamic=True),
-    Row("cond(tuple)", lambda p, x: runtime.cond(
+    Row("cond(tuple)", lambda p, x: _cond(
         p, lambda x: (x, x.sum()), lambda x: (x[::-1], x.prod()), x), (PRED, X)),
-    Row("while_loop", lambda n, x: runtime.while_loop(
+    Row("while_loop", lambda n, x: _while_loop(
         lambda s: s[0] < n, lambda s: (s[0] + 1, s[1] + x), (np.int64(0), x)),
         (S(lo=0, hi=3, dtype="int64"), X)),
-    Row("while_loop(grows)", lambda n, x: runtime.while_loop(
+    Row("while_loop(grows)", lambda n, x: _while_loop(
         lambda s: s[0] < n, lambda s: (s[0] + 1, np.concatenate([s[1], x])), (np.int64(0), x)),
         (S(lo=0, hi=3, dtype="int64"), X), dynamic=True),
     Row("py_function", lambda x: ag.py_function(

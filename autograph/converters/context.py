@@ -1,4 +1,7 @@
-"""What every converter is handed: the names in use and where the code came from."""
+"""What every converter is handed: the names in use.
+
+Where the code came from is each node's `Static.ORIGIN` annotation.
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -9,5 +12,3 @@ from ..pyct.naming import Namer
 @dataclasses.dataclass
 class Context:
     namer: Namer
-    filename: str
-    function_name: str

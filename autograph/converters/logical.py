@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import gast
 
-from runtime import ConversionError
-
 from ..pyct import anno, templates
+from ..pyct.errors import ConversionError
 from ..pyct.transformer import ExpressionTransformer
 
 

@@ -1,13 +1,11 @@
 """The functions converted code calls (as `ag__.*`): Python on concrete values, staged on traced ones."""
-from runtime.undefined import Placeholder, Undefined
-
 from .calls import converted_call
 from .conditionals import if_exp, if_stmt
 from .effects import assert_, print_
 from .lists import list_append
 from .logical import and_, compare_chain, not_, or_
 from .loops import enumerate_, for_stmt, range_, while_stmt, zip_
-from .unbound import bound_or_undefined, ld
+from .undefined import Placeholder, Undefined, bound_or_undefined, ld
 from .writes import check_global_write, setattr_, setitem
 
 __all__ = [

@@ -3,58 +3,61 @@
 User functions, lambdas, nested functions and methods are converted too
 (once each, cached); NumPy, the standard library, installed packages,
 builtins and graph functions are called as they are.
+
+The converter itself is injected, not imported (it imports this package):
+`autograph` calls `set_converter(convert_function, is_graph_function)` when
+it is imported.
 """
 from __future__ import annotations
 
 import functools
-import os
-import sysconfig
 import types
 
-import numpy as np
+from runtime.source import is_library_file
 
 from .effects import print_
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 
-_LIBRARY_DIRS = tuple({os.path.realpath(p) + os.sep for p in (
-    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"],
-    sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
-    os.path.dirname(np.__file__),
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))),      # autograph/
-    os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                 "runtime"),
-)})
+_CONVERTED_CODE = "<autograph"
 
 
-@functools.lru_cache(maxsize=4096)
-def _is_user_file(filename: str) -> bool:
-    if filename.startswith("<"):
-        return not filename.startswith(("<frozen", "<autograph"))
-    return not os.path.realpath(filename).startswith(_LIBRARY_DIRS)
+class _Hooks:
+    convert = None                         # fn -> its converted function
+    is_graph_function = staticmethod(lambda f: False)
+
+
+def set_converter(convert, is_graph_function) -> None:
+    """Sets how `converted_call` converts a user function and spots a graph function
+    (called as it is: it converts and caches its own function)."""
+    _Hooks.convert = staticmethod(convert)
+    _Hooks.is_graph_function = staticmethod(is_graph_function)
+
+
+def is_convertible_file(filename: str) -> bool:
+    """The user's own code (`runtime.source.is_user_file`), less converted code itself."""
+    return not is_library_file(filename) and not filename.startswith(_CONVERTED_CODE)
 
 
 def is_user_function(fn) -> bool:
     """A Python function defined outside the libraries (so it is converted)."""
-    return isinstance(fn, types.FunctionType) and _is_user_file(fn.__code__.co_filename)
+    return isinstance(fn, types.FunctionType) and is_convertible_file(fn.__code__.co_filename)
 
 
 def converted_call(f, args, kwargs):
     """`f(*args, **kwargs)`, with `f` converted where it is user code."""
-    from ..conversion import convert_function
-    from ..function import GraphFunction
     if f is print:
         return print_(*args, **kwargs)
     if f in LIST_FUNCTIONS and len(args) == 1 and not kwargs and is_traced_list(args[0]):
         return list_call(f, args)
-    if isinstance(f, GraphFunction):
+    if _Hooks.is_graph_function(f):
         return f(*args, **kwargs)
     if isinstance(f, functools.partial):
         return converted_call(f.func, (*f.args, *args), {**f.keywords, **kwargs})
     if isinstance(f, types.MethodType) and is_user_function(f.__func__):
-        return convert_function(f.__func__)(f.__self__, *args, **kwargs)
+        return _Hooks.convert(f.__func__)(f.__self__, *args, **kwargs)
     if is_user_function(f):
-        return convert_function(f)(*args, **kwargs)
+        return _Hooks.convert(f)(*args, **kwargs)
     call = getattr(type(f), "__call__", None)
     if not isinstance(f, type) and is_user_function(call):
-        return convert_function(call)(f, *args, **kwargs)
+        return _Hooks.convert(call)(f, *args, **kwargs)
     return f(*args, **kwargs)

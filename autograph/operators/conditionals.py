@@ -5,9 +5,9 @@ import runtime
 from runtime import Tracer, TracingError
 from runtime.source import location_note, user_source
 from runtime.tracer import read_if_variable
-from runtime.undefined import is_undefined
 
 from .staging import staging
+from .undefined import is_undefined
 
 
 def if_stmt(test, body, orelse, state: tuple, names: tuple):

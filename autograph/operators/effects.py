@@ -6,7 +6,7 @@ from runtime.ops.effects import assert_ as staged_assert
 from runtime.ops.effects import print_ as staged_print
 from runtime.tracer import read_if_variable
 
-from .unbound import ld
+from .undefined import ld
 
 
 def assert_(condition, message_fn=None):

@@ -12,7 +12,8 @@ import numpy as np
 
 from runtime import TracingError
 from runtime.ops.introspection import dynamic_shape
-from runtime.undefined import Placeholder, is_unbound
+
+from .undefined import Placeholder, is_unbound
 
 
 class TracedList:
@@ -28,10 +29,10 @@ class TracedList:
     def __tree_unflatten__(cls, aux, children):
         return cls(children[0])
 
-    def __fill_placeholders__(self, other: "TracedList") -> "TracedList":
+    def __stage_like__(self, other) -> "TracedList":
         """An empty list facing a filled one (in the other branch of a staged `if`) is an
         empty stack of its elements' type, not a stand-in of the other's length."""
-        if not is_unbound(self.stack) or is_unbound(other.stack):
+        if type(other) is not TracedList or not is_unbound(self.stack) or is_unbound(other.stack):
             return self
         shape = (0,) + tuple(d or 0 for d in other.stack.shape[1:])
         return TracedList(np.zeros(shape, other.stack.dtype))

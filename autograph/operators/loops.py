@@ -17,10 +17,10 @@ from runtime import Tracer, current_builder
 from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
-from runtime.undefined import is_undefined
 
 from .lists import stage_lists
 from .staging import staging
+from .undefined import is_undefined
 
 UNROLL_WARNING_AFTER = 100
 
@@ -33,18 +33,31 @@ def while_stmt(test, body, state: tuple, names: tuple):
     """`while test(*state): state = body(*state)`, staged once the test is traced."""
     undefined = [i for i, value in enumerate(state) if is_undefined(value)]
     if not undefined:
-        return runtime.while_loop(lambda s: test(*s), _staged_body(body), tuple(state),
-                                  names=names, on_stage=stage_lists)
+        return _while(lambda s: test(*s), _staged_body(body), tuple(state), names)
     # Variables first bound in the loop: count the steps so a staged loop that
     # runs zero times raises the UnboundLocalError the Python loop would have.
-    final = runtime.while_loop(lambda s: test(*s[1:]), _counting(body), (0, *state),
-                               names=("steps", *names), on_stage=stage_lists)
+    final = _while(lambda s: test(*s[1:]), _counting(body), (0, *state), ("steps", *names))
     steps, final = final[0], final[1:]
     if isinstance(steps, Tracer):
         for i in undefined:
             if isinstance(final[i], Tracer):
                 assert_(steps > 0, state[i].error())
     return final
+
+
+def _while(cond_fn, body_fn, state, names):
+    """Python steps while `cond_fn(state)` is concrete; once it is traced, the rest of
+    the loop is staged as one `runtime.while_loop` (its lists become `TracedList`s)."""
+    while True:
+        builder = current_builder()
+        mark = len(builder.eqns) if builder is not None else 0
+        pred = read_if_variable(cond_fn(state))
+        if isinstance(pred, Tracer):
+            del builder.eqns[mark:]  # the probe is traced again as the loop's condition
+            return runtime.while_loop(cond_fn, body_fn, stage_lists(state), names=names)
+        if not pred:
+            return state
+        state = body_fn(state)
 
 
 def _staged_body(body):

@@ -1,9 +1,9 @@
 """Writes that cannot be staged: items, attributes and globals inside staged blocks."""
 from __future__ import annotations
 
-from runtime import ConversionError
 from runtime.source import location_note, user_source
 
+from ..pyct.errors import ConversionError
 from .staging import in_staged_block
 
 

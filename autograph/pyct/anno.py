@@ -15,7 +15,6 @@ class Static(enum.Enum):
     """What the static analyses know about a node."""
 
     ORIGIN = "the (filename, line, function) of the user's source this node came from"
-    SCOPE = "activity of a statement or block: the names it reads and the names it modifies"
     LIVE_OUT = "names read after this statement before being written again (liveness)"
     LIVE_IN = "names read from this statement on before being written again (liveness)"
     DEFINED_IN = "names definitely bound when control reaches this statement"
@@ -36,12 +35,3 @@ def setanno(node, key: Static, value) -> None:
 
 def getanno(node, key: Static, default=None):
     return getattr(node, _ANNOTATIONS, {}).get(key, default)
-
-
-def hasanno(node, key: Static) -> bool:
-    return key in getattr(node, _ANNOTATIONS, {})
-
-
-def copyanno(source, target, key: Static) -> None:
-    if hasanno(source, key):
-        setanno(target, key, getanno(source, key))

@@ -2,7 +2,7 @@
 
 The source is registered with `linecache` under a name like
 `<autograph f (model.py:12)>`, so tracebacks, `inspect.getsource` and `pdb`
-show it; `runtime.source` translates its lines to the user's original lines.
+show it; its source map (`source_map.py`) translates its lines to the user's own lines.
 """
 from __future__ import annotations
 
@@ -14,9 +14,8 @@ import types
 
 import gast
 
-from runtime.source import register_source_map
-
 from .anno import Static, getanno
+from .source_map import register_source_map
 
 _serial = itertools.count()
 FACTORY = "ag__create"

@@ -15,7 +15,7 @@ import numpy as np
 from .. import primitives
 from ..errors import TracingError
 from ..ops import linalg
-from .cotangents import broadcast_like
+from .cotangents import broadcast_like, reshape_like
 
 
 def _explicit(subscripts: str) -> tuple[list, str]:
@@ -95,7 +95,6 @@ def _inner(g, out, a, b):
 
 
 def _outer(g, out, a, b):
-    from .rules_shapes import reshape_like
     ga, gb = einsum_cotangents("i,j->ij", g, [np.ravel(a), np.ravel(b)])
     return reshape_like(ga, a), reshape_like(gb, b)
 

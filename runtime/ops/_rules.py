@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from ..abstract import AbstractValue
+from ..dispatch import unsupported
 from ..ir import Literal
 
 
@@ -74,7 +75,6 @@ def bound(fn, **params):
 
 def reject(kwargs: dict, where: str):
     """Raises for keyword arguments that tracing does not support."""
-    from ..dispatch import unsupported
     for name, value in kwargs.items():
         if value is None or value is np._NoValue:
             continue

@@ -1,9 +1,11 @@
 """Higher-order primitives: `cond`, `while_loop` and `call`.
 
-On concrete (untraced) predicates `cond` and `while_loop` are plain Python
-`if` and `while`; on traced ones they stage an equation that holds its
-branches or its loop's condition and body as subgraphs. A loop-carried value
-may change shape (it is relaxed to unknown dimensions) but not dtype.
+`cond` and `while_loop` only stage: inside a trace they add an equation that
+holds its branches or its loop's condition and body as subgraphs, even for a
+concrete predicate (a literal); outside any trace they raise `TracingError`.
+Running Python `if`/`while` on concrete values (the "as-if" rule) is the
+converter's business (autograph/operators). A loop-carried value may change
+shape (it is relaxed to unknown dimensions) but not dtype.
 
     x:f32[3] = cond p a b
       true(a:f32[3], b:f32[3]) { ... }
@@ -11,11 +13,13 @@ may change shape (it is relaxed to unknown dimensions) but not dtype.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .. import primitives
 from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
 from ..source import location_note, user_source
-from ..tracer import Tracer, current_builder, read_if_variable
+from ..tracer import Tracer, read_if_variable, staging_builder
 from ..tree import flatten
 from .higher_order import bound_types, outputs_of_subgraphs, prune_subgraphs
 from .subgraphs import (
@@ -58,25 +62,26 @@ primitives.prune_rules[cond_p] = prune_subgraphs
 
 
 def _check_predicate(pred):
-    if pred.ndim and not all(d == 1 for d in pred.shape):
+    shape = pred.shape if isinstance(pred, Tracer) else np.shape(pred)
+    if len(shape) and not all(d == 1 for d in shape):
+        what = pred.aval if isinstance(pred, Tracer) else shape
         raise ValueError(
             f"the truth value of an array with more than one element is ambiguous "
-            f"(a traced condition of shape {pred.aval}){location_note(user_source())}")
+            f"(a traced condition of shape {what}){location_note(user_source())}")
 
 
 def cond(pred, true_fn, false_fn, *operands, names=None):
-    """`true_fn(*operands) if pred else false_fn(*operands)`, staged if `pred` is traced.
+    """Stages `true_fn(*operands) if pred else false_fn(*operands)` as one `cond` equation.
 
     Both branches must return the same structure; each output must have one
     dtype in both (Python scalars take the other branch's dtype where NumPy
     would), while shapes may differ (the result dimension becomes unknown).
     Outputs that are the same Python value in both branches stay Python values.
+    A concrete `pred` is staged as a literal; outside a trace this raises `TracingError`.
     """
+    builder = staging_builder("runtime.cond")
     pred = read_if_variable(pred)
-    if not isinstance(pred, Tracer):
-        return true_fn(*operands) if pred else false_fn(*operands)
     _check_predicate(pred)
-    builder = current_builder()
     names = leaf_names(operands, names)
     t = trace_function(true_fn, operands, "true", names)
     f = trace_function(false_fn, operands, "false", names)
@@ -101,7 +106,7 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
 
 
 def _fill_placeholders(t, f):
-    """Placeholders in one branch's outputs take the shape of the other branch's values."""
+    """Parts of one branch's outputs with `__stage_like__` take the other branch's types."""
     a, b = t.out_tree.unflatten(t.out_leaves), f.out_tree.unflatten(f.out_leaves)
     t.out_leaves, t.out_tree = flatten(fill_placeholders(a, b))
     f.out_leaves, f.out_tree = flatten(fill_placeholders(b, a))

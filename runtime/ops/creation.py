@@ -15,6 +15,7 @@ import numpy as np
 from .. import primitives
 from ..dispatch import implements, unsupported
 from ..tracer import bind
+from ..tracer_value import tracer_method
 from ._rules import aval
 from .shape_ops import fmt_shape, operand, shape_param
 
@@ -59,6 +60,12 @@ astype_p = primitives.define(
 def astype(x, dtype):
     """`x` converted to `dtype` (what `x.astype(dtype)` records)."""
     return bind(astype_p, operand(x), dtype=np.dtype(dtype))
+
+
+@tracer_method("astype")
+def _astype_method(self, dtype, copy=True):
+    """`Tracer.astype`: ndarray's signature (a traced value is never shared, so `copy` is moot)."""
+    return astype(self, dtype)
 
 
 def _params(dtype, shape, device):  # order and subok do not change values

@@ -21,6 +21,7 @@ from .. import primitives
 from ..abstract import broadcast_shapes, normalize_axis
 from ..dispatch import implements
 from ..tracer import Tracer, bind, read_if_variable
+from ..tracer_value import tracer_method
 from ._rules import aval, reject
 from .shape_ops import fmt_shape
 
@@ -197,6 +198,7 @@ def _kernel(xp, index):
 getitem_p = primitives.define("getitem", _abstract_eval, _kernel, views=True)
 
 
+@tracer_method("__getitem__")
 def getitem(x, index):
     """`x[index]` for a traced `x` (or a traced index)."""
     index = tuple(map(read_if_variable, index)) if isinstance(index, tuple) \

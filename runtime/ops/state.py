@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import primitives
 from ..abstract import AbstractValue, ResourceType, broadcast_shapes
-from ..tracer import current_builder
+from ..tracer import GraphBuilder, current_builder
 
 MODES = ("assign", "add", "sub")
 
@@ -83,6 +83,7 @@ read_variable_p = primitives.define("read_variable", _read_abstract_eval, _read_
                                     state="read")
 assign_variable_p = primitives.define("assign_variable", _assign_abstract_eval, _assign_kernel,
                                       state="write")
+GraphBuilder.read_variable_p = read_variable_p  # a Variable used as an operand is read
 
 
 def read(variable):

@@ -15,7 +15,6 @@ from ..abstract import AbstractValue
 from ..ir import Graph, Literal, Var
 from ..tracer import GraphBuilder, Tracer, current_builder
 from ..tree import TreeDef, flatten
-from ..undefined import is_placeholder
 
 
 @dataclasses.dataclass
@@ -120,23 +119,30 @@ def leaf_names(values: tuple, names) -> list | None:
 
 
 def fill_placeholders(value, other):
-    """`value` with each `Placeholder` that faces a value in `other` replaced by a stand-in.
+    """`value`, with each part whose type has `__stage_like__` replaced by what it gives.
 
-    The stand-in has the other value's structure and types (zeros for traced
-    leaves, the same object for Python leaves); no path reads it.
+    `part.__stage_like__(other_part)` is the protocol of values that stand for
+    something the other branch (or the loop body) knows: it returns the part
+    to trace in their place, often `stand_in(other_part)`.
     """
-    if is_placeholder(value) and not is_placeholder(other):
-        leaves, tree = flatten(other)
-        return tree.unflatten([_stand_in(leaf) for leaf in leaves])
-    fill = getattr(value, "__fill_placeholders__", None)  # a node that knows its stand-ins
-    if fill is not None and type(other) is type(value):
-        return fill(other)
+    stage_like = getattr(type(value), "__stage_like__", None)
+    if stage_like is not None:
+        return stage_like(value, other)
     if isinstance(value, (tuple, list)) and type(value) is type(other) and len(value) == len(other):
         items = [fill_placeholders(v, o) for v, o in zip(value, other)]
         return type(value)(*items) if hasattr(type(value), "_fields") else type(value)(items)
     if isinstance(value, dict) and isinstance(other, dict) and value.keys() == other.keys():
         return {k: fill_placeholders(v, other[k]) for k, v in value.items()}
     return value
+
+
+def stand_in(value):
+    """A value of `value`'s structure and types that no path reads.
+
+    Zeros for arrays and traced leaves, the same object for Python leaves.
+    """
+    leaves, tree = flatten(value)
+    return tree.unflatten([_stand_in(leaf) for leaf in leaves])
 
 
 def _stand_in(leaf):

@@ -1,12 +1,13 @@
-"""`while_loop(cond_fn, body_fn, init)`: a Python loop, or a staged one.
+"""`while_loop(cond_fn, body_fn, init)`: a loop staged as one `while_loop` equation.
 
-While `cond_fn(state)` gives a concrete value the loop runs as Python. Once
-it gives a traced value the rest of the loop is staged as one `while_loop`
-equation. Its carried values are the traced leaves of the state plus the
-Python leaves the body changes; the carry types are found by tracing the body
-until they stop changing: a changing shape relaxes to unknown dimensions, a
-changing dtype is an error, except for a Python scalar start value that NumPy
-promotion turns into the body's dtype (`total = 0.0` then `total + x_f32`).
+It only stages (running Python iterations while the condition is concrete is
+the converter's business, in autograph/operators/loops.py), and raises
+`TracingError` outside a trace. Its carried values are the traced leaves of
+the state plus the Python leaves the body changes; the carry types are found
+by tracing the body until they stop changing: a changing shape relaxes to
+unknown dimensions, a changing dtype is an error, except for a Python scalar
+start value that NumPy promotion turns into the body's dtype (`total = 0.0`
+then `total + x_f32`).
 """
 from __future__ import annotations
 
@@ -16,9 +17,8 @@ from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
-from ..tracer import Tracer, current_builder, read_if_variable
+from ..tracer import Tracer, current_builder, staging_builder
 from ..tree import flatten, leaf_paths
-from ..undefined import is_unbound
 from .subgraphs import (
     fill_placeholders,
     leaf_names,
@@ -30,25 +30,15 @@ from .subgraphs import (
 from .while_primitive import while_p, while_params
 
 
-def while_loop(cond_fn, body_fn, init, names=None, on_stage=None):
-    """`while cond_fn(state): state = body_fn(state)`, staged once the condition is traced.
+def while_loop(cond_fn, body_fn, init, names=None):
+    """Stages `while cond_fn(state): state = body_fn(state)` as one `while_loop` equation.
 
-    `names` (one per entry of a tuple state) make error messages and graphs readable;
-    `on_stage(state)`, if given, may retype the state just before it is staged.
+    `names` (one per entry of a tuple state) make error messages and graphs readable.
+    A condition that stays concrete is staged as a literal; outside a trace this
+    raises `TracingError`.
     """
-    state = init
-    while True:
-        builder = current_builder()
-        mark = len(builder.eqns) if builder is not None else 0
-        pred = read_if_variable(cond_fn(state))
-        if isinstance(pred, Tracer):
-            del builder.eqns[mark:]  # the probe is traced again as the loop's condition
-            if on_stage is not None:
-                state = on_stage(state)
-            return _staged(cond_fn, body_fn, state, names)
-        if not pred:
-            return state
-        state = body_fn(state)
+    staging_builder("runtime.while_loop")
+    return _staged(cond_fn, body_fn, init, names)
 
 
 _PYTHON_SCALARS = (bool, int, float, complex)
@@ -74,7 +64,7 @@ def _staged(cond_fn, body_fn, state, entry_names):
         body = trace_function(body_fn, (state,), "body", names, avals)
         if body.out_tree != tree:
             filled = fill_placeholders(state, body.out_tree.unflatten(body.out_leaves))
-            if flatten(filled)[1] != tree:  # a Placeholder took the body's structure
+            if flatten(filled)[1] != tree:  # a stand-in took the body's structure
                 state = filled
                 leaves, tree = flatten(state)
                 names = leaf_names(state, entry_names)
@@ -147,10 +137,15 @@ def _carry_type(aval, initial, out, label):
     return AbstractValue(shape, aval.dtype)
 
 
+def is_unbound(value) -> bool:
+    """A start value whose type has `__unbound__ = True`: the loop body types it."""
+    return getattr(type(value), "__unbound__", False)
+
+
 def _typed(value, aval):
     """A start value as a NumPy scalar (a literal) or array (a constant) of `aval`.
 
-    An `Undefined` start is zeros: the loop defines the value before any use.
+    An unbound start is zeros: the loop defines the value before any use.
     """
     if is_unbound(value):
         return np.zeros(tuple(d or 0 for d in aval.shape), aval.dtype)

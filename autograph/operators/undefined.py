@@ -1,4 +1,4 @@
-"""`Undefined`: the value of a variable that Python would not have bound yet.
+"""Variables Python has not bound yet: `Undefined` in, `UnboundLocalError` out.
 
 Converted control flow passes every variable it may assign as state, bound or
 not; an unbound one travels as `Undefined(name)`. Using it raises
@@ -9,14 +9,22 @@ not; an unbound one travels as `Undefined(name)`. Using it raises
 Traceback (most recent call last):
 ...
 UnboundLocalError: local variable 'x' referenced before assignment
+
+Both classes here implement the runtime's protocols for staged control flow
+(runtime/README.md, "Control flow"): `__unbound__ = True` (a loop types the
+value from its body) and `__stage_like__` (a `Placeholder` facing a value in
+the other branch of a staged `if` stands in as zeros of that value's type).
 """
 from __future__ import annotations
+
+from runtime.ops.subgraphs import stand_in
 
 
 class Undefined:
     """A placeholder for the unbound variable `name`."""
 
     __slots__ = ("name",)
+    __unbound__ = True
 
     def __init__(self, name: str):
         self.name = name
@@ -63,6 +71,7 @@ class Placeholder:
     """
 
     __slots__ = ("name",)
+    __unbound__ = True
 
     def __init__(self, name: str):
         self.name = name
@@ -70,11 +79,29 @@ class Placeholder:
     def __repr__(self):
         return f"Placeholder({self.name!r})"
 
+    def __stage_like__(self, other):
+        """Zeros of `other`'s structure and types; itself facing another placeholder."""
+        return self if type(other) is Placeholder else stand_in(other)
+
 
 def is_unbound(value) -> bool:
     """An `Undefined` or a `Placeholder`: a value a loop or branch must bind first."""
     return type(value) in (Undefined, Placeholder)
 
 
-def is_placeholder(value) -> bool:
-    return type(value) is Placeholder
+def bound_or_undefined(read, name: str):
+    """The value `read()` gives, or `Undefined(name)` where the variable is unbound."""
+    try:
+        return read()
+    except NameError:
+        return Undefined(name)
+
+
+def ld(value):
+    """`value`, or the `UnboundLocalError` Python raises for an unbound variable in it."""
+    if isinstance(value, Undefined):
+        raise value.error()
+    if type(value) in (tuple, list):
+        for item in value:
+            ld(item)
+    return value
