@@ -178,13 +178,25 @@ def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=()):
     gen = CodeGen(graph, backend, name, bound_inputs)
     source = gen.function_source(output_expr)
     filename = f"<graph {graph.name} #{next(_serial)}>"
+    _forget_dead_sources()
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     gen.globals["__note"] = _error_noter(filename, gen, graph.name)
     exec(compile(source, filename, "exec"), gen.globals)
     function = gen.globals[name]
     function.source = source
-    weakref.finalize(function, linecache.cache.pop, filename, None)
+    weakref.finalize(function, _dead_sources.append, filename)
     return function
+
+
+# Finalizers run whenever the garbage collector does, even while `linecache`
+# iterates over its cache (`checkcache`, called by pdb and doctest): a dead
+# graph's source is queued here and dropped at the next compile instead.
+_dead_sources: list[str] = []
+
+
+def _forget_dead_sources():
+    while _dead_sources:
+        linecache.cache.pop(_dead_sources.pop(), None)
 
 
 def _error_noter(filename, gen, graph_name):
