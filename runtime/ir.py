@@ -96,6 +96,8 @@ class Graph:
     """A function in single-assignment form.
 
     `consts` maps constant `Var`s (captured arrays) to their values.
+    `str(graph)` is its text and `graph.to_dot()` its Graphviz `dot`, both
+    installed by `runtime.printing` (which imports this module).
     """
 
     name: str
@@ -103,15 +105,6 @@ class Graph:
     eqns: list
     outputs: list
     consts: dict = dataclasses.field(default_factory=dict)
-
-    def __str__(self):
-        from .printing import format_graph
-        return format_graph(self)
-
-    def to_dot(self) -> str:
-        """The graph in Graphviz `dot` syntax."""
-        from .printing import graph_to_dot
-        return graph_to_dot(self)
 
     def all_eqns(self):
         """Every equation, those of subgraphs included (depth first)."""

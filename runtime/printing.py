@@ -138,3 +138,7 @@ def _dot_body(graph, namer, out, indent, prefix):
         source = producer.get(getattr(atom, "id", None))
         if source:
             out.append(f'{indent}{source} -> {node} [label="{namer.atom(atom)}"];')
+
+
+Graph.__str__ = format_graph   # `print(graph)`
+Graph.to_dot = graph_to_dot    # `graph.to_dot()`

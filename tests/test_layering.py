@@ -53,6 +53,21 @@ def test_runtime_imports_no_autograph():
     assert result.returncode == 0, result.stderr
 
 
+def test_runtime_modules_import_each_other_at_module_level():
+    """The runtime's own modules are imported at the top of each file, never inside a
+    function: a cycle is broken by registration (ops install Tracer methods and rules),
+    not hidden in a deferred import. Only optional backends (CuPy) load lazily."""
+    deferred = []
+    for path in sorted((ROOT / "runtime").rglob("*.py")):
+        for function in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.ImportFrom) and (node.level or node.module == "runtime"):
+                    deferred.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not deferred, f"function-level imports of runtime modules: {deferred}"
+
+
 def test_converters_and_pyct_import_no_runtime():
     offenders = [str(p.relative_to(ROOT))
                  for folder in ("autograph/converters", "autograph/pyct")

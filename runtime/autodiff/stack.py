@@ -23,7 +23,7 @@ import numpy as np
 from .. import primitives
 from ..abstract import AbstractValue
 from ..tracer import bind
-from .cotangents import carries_activity, zeros
+from .cotangents import carries_activity, zero_rules, zeros
 
 STACK = AbstractValue((), object)
 
@@ -59,6 +59,9 @@ stack_pop_p = primitives.define(
 def new_stack():
     """An empty stack, traced."""
     return bind(stack_new_p)
+
+
+zero_rules[STACK] = new_stack
 
 
 def push(stack, *values):
