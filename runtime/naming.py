@@ -2,9 +2,9 @@
 
 No trace hook: the names come from the bytecode. When an equation is added
 (`GraphBuilder.add_eqn` calls `note_equation`), the innermost user frame is
-executing one instruction (`frame.f_lasti`); a table built once per code
-object with `dis` says which variables the next instructions store that
-instruction's result into (`h = ...`, `a, b = ...`, `for v in ...`). Once the
+executing one instruction (`frame.f_lasti`); the instructions after it,
+decoded once per instruction (`co_code`, skipping inline caches), say which
+variables it stores its result into (`h = ...`, `a, b = ...`, `for v in ...`). Once the
 store has run, the still-unnamed traced values those variables hold take
 their names, so `h = np.tanh(x) * 2` names the multiply `h` and leaves the
 `tanh` as `t0`. A result returned from a user function (`return x * 2`) is
@@ -38,69 +38,104 @@ import weakref
 from .source import is_user_file
 from .tracer_value import Tracer
 
-_STORES = frozenset({"STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL"})
 _RETURN = "return"   # the instruction's result is returned: its caller names it
+_OP = dis.opmap
+_CACHE = _OP.get("CACHE", -1)
+_EXTENDED_ARG = _OP["EXTENDED_ARG"]
+_RETURN_VALUE = _OP["RETURN_VALUE"]
+_JUMP_FORWARD = _OP["JUMP_FORWARD"]
+_THEN_STORES = {_OP["UNPACK_SEQUENCE"]} | ({_OP["COPY"]} if "COPY" in _OP else set())
+_STORE_FAST, _STORE_DEREF = _OP["STORE_FAST"], _OP["STORE_DEREF"]
+_STORE_NAME, _STORE_GLOBAL = _OP["STORE_NAME"], _OP["STORE_GLOBAL"]
+_STORE_FAST_STORE_FAST = _OP.get("STORE_FAST_STORE_FAST", -1)   # 3.13
+_STORE_FAST_LOAD_FAST = _OP.get("STORE_FAST_LOAD_FAST", -1)     # 3.13
 
 
-def _stored_names(instructions, i) -> tuple | str:
-    """The names instruction `i`'s result is stored into (or `_RETURN`)."""
-    if i + 1 >= len(instructions):
-        return ()
-    following = instructions[i + 1]
-    if following.opname == "JUMP_FORWARD":           # `a if c else b`: the store is after
-        i = next((k - 1 for k, ins in enumerate(instructions)
-                  if ins.offset == following.argval), i)
-        following = instructions[i + 1] if i + 1 < len(instructions) else following
-    op = following.opname
-    if op == "RETURN_VALUE":
-        return _RETURN
-    if op in ("COPY", "UNPACK_SEQUENCE"):              # `a = b = ...`, `a, b = ...`
-        names = []
-        for ins in instructions[i + 2:]:
-            if ins.opname in _STORES:
-                names.append(ins.argval)
-            elif ins.opname == "STORE_FAST_STORE_FAST":  # 3.13
-                names.extend(ins.argval)
-            elif ins.opname == "STORE_FAST_LOAD_FAST":   # 3.13
-                names.append(ins.argval[0])
-                break
-            else:
-                break
-        return tuple(names)
-    if op in _STORES:
-        return (following.argval,)
-    if op in ("STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST"):  # 3.13
-        return (following.argval[0],)
+def _instruction(code, offset: int):
+    """(opcode, arg, offset of the next instruction) of the instruction at `offset`."""
+    raw = code.co_code
+    arg = 0
+    while True:
+        op, arg = raw[offset], arg << 8 | raw[offset + 1]
+        offset += 2
+        if op != _EXTENDED_ARG:
+            break
+    while offset < len(raw) and raw[offset] == _CACHE:  # inline caches (3.11+)
+        offset += 2
+    return op, arg, offset
+
+
+def _local_name(code, arg: int) -> str:
+    if sys.version_info >= (3, 11):
+        return code._varname_from_oparg(arg)   # locals, cells and free variables
+    return code.co_varnames[arg]
+
+
+def _stores(code, op: int, arg: int) -> tuple:
+    """The names one store instruction writes (none for any other instruction)."""
+    if op == _STORE_FAST:
+        return (_local_name(code, arg),)
+    if op == _STORE_DEREF:
+        if sys.version_info >= (3, 11):
+            return (_local_name(code, arg),)
+        return ((code.co_cellvars + code.co_freevars)[arg],)
+    if op == _STORE_NAME or op == _STORE_GLOBAL:
+        return (code.co_names[arg],)
+    if op == _STORE_FAST_STORE_FAST:
+        return (_local_name(code, arg >> 4), _local_name(code, arg & 15))
+    if op == _STORE_FAST_LOAD_FAST:
+        return (_local_name(code, arg >> 4),)
     return ()
 
 
-class _CodeTargets(dict):
-    """Instruction offset -> the names its result is stored into, for one code object.
+def _stored_names(code, lasti: int) -> tuple | str:
+    """The names the result of the instruction running at `lasti` is stored into.
 
-    Every offset up to the next instruction maps to the instruction: while a
-    call runs, `f_lasti` may point into the call's inline cache (3.11+).
+    `lasti` is the instruction's offset, or one of its inline cache entries'
+    (while a call runs, 3.11+): the next instruction is the first after it
+    that is not a cache entry.
     """
-
-    def __init__(self, code):
-        super().__init__()
-        instructions = list(dis.get_instructions(code))
-        for i, ins in enumerate(instructions):
-            names = _stored_names(instructions, i)
-            if names:
-                end = instructions[i + 1].offset if i + 1 < len(instructions) else ins.offset + 2
-                for offset in range(ins.offset, end, 2):
-                    self[offset] = names
+    raw = code.co_code
+    offset = lasti + 2
+    while offset < len(raw) and raw[offset] == _CACHE:
+        offset += 2
+    if offset >= len(raw):
+        return ()
+    op, arg, after = _instruction(code, offset)
+    if op == _JUMP_FORWARD:                          # `a if c else b`: the store is after
+        target = after + 2 * arg
+        if target >= len(raw):
+            return ()
+        op, arg, after = _instruction(code, target)
+    if op == _RETURN_VALUE:
+        return _RETURN
+    if op in _THEN_STORES:                           # `a, b = ...`, `a = b = ...`
+        names = []
+        while after < len(raw):
+            op, arg, after = _instruction(code, after)
+            found = _stores(code, op, arg)
+            if not found:
+                break
+            names.extend(found)
+            if op == _STORE_FAST_LOAD_FAST:
+                break
+        return tuple(names)
+    return _stores(code, op, arg)
 
 
 _targets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def stored_names(code, offset: int) -> tuple | str:
-    """The variables that the instruction at `offset` of `code` stores its result into."""
+def stored_names(code, lasti: int) -> tuple | str:
+    """The variables that the instruction running at `lasti` of `code` stores its result
+    into, or `_RETURN` where it returns it; read once per instruction."""
     table = _targets.get(code)
     if table is None:
-        table = _targets[code] = _CodeTargets(code)
-    return table.get(offset, ())
+        table = _targets[code] = {}
+    names = table.get(lasti)
+    if names is None:
+        names = table[lasti] = _stored_names(code, lasti)
+    return names
 
 
 class _Namer:
