@@ -162,6 +162,12 @@ def _deleted_reporter(graph_name, bound_inputs):
     return report
 
 
+# Sources of collected graph functions. A compiled function sits in a reference cycle
+# (it is in its own globals), so it dies in a garbage collection, which may run inside
+# `linecache.checkcache` (pdb, doctest), whose loop fails on an entry popped meanwhile.
+_dead_sources: list[str] = []
+
+
 def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=()):
     """A Python function computing `graph` on `backend`.
 
@@ -174,12 +180,14 @@ def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=()):
     gen = CodeGen(graph, backend, name, bound_inputs)
     source = gen.function_source(output_expr)
     filename = f"<graph {graph.name} #{next(_serial)}>"
+    while _dead_sources:  # dropped here, not by the finalizer: see _dead_sources
+        linecache.cache.pop(_dead_sources.pop(), None)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     gen.globals["__note"] = _error_noter(filename, gen, graph.name)
     exec(compile(source, filename, "exec"), gen.globals)
     function = gen.globals[name]
     function.source = source
-    weakref.finalize(function, linecache.cache.pop, filename, None)
+    weakref.finalize(function, _dead_sources.append, filename)
     return function
 
 
