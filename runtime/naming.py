@@ -44,7 +44,8 @@ _CACHE = _OP.get("CACHE", -1)
 _EXTENDED_ARG = _OP["EXTENDED_ARG"]
 _RETURN_VALUE = _OP["RETURN_VALUE"]
 _JUMP_FORWARD = _OP["JUMP_FORWARD"]
-_THEN_STORES = {_OP["UNPACK_SEQUENCE"]} | ({_OP["COPY"]} if "COPY" in _OP else set())
+_UNPACK_SEQUENCE = _OP["UNPACK_SEQUENCE"]
+_THEN_STORES = {_UNPACK_SEQUENCE} | ({_OP["COPY"]} if "COPY" in _OP else set())
 _STORE_FAST, _STORE_DEREF = _OP["STORE_FAST"], _OP["STORE_DEREF"]
 _STORE_NAME, _STORE_GLOBAL = _OP["STORE_NAME"], _OP["STORE_GLOBAL"]
 _STORE_FAST_STORE_FAST = _OP.get("STORE_FAST_STORE_FAST", -1)   # 3.13
@@ -96,11 +97,16 @@ def _stored_names(code, lasti: int) -> tuple | str:
     that is not a cache entry.
     """
     raw = code.co_code
+    current = lasti
+    while current > 0 and raw[current] == _CACHE:
+        current -= 2
     offset = lasti + 2
     while offset < len(raw) and raw[offset] == _CACHE:
         offset += 2
     if offset >= len(raw):
         return ()
+    if raw[current] == _UNPACK_SEQUENCE:             # `a, b = x`: iterating x itself
+        return _following_stores(code, offset)
     op, arg, after = _instruction(code, offset)
     if op == _JUMP_FORWARD:                          # `a if c else b`: the store is after
         target = after + 2 * arg
@@ -110,17 +116,22 @@ def _stored_names(code, lasti: int) -> tuple | str:
     if op == _RETURN_VALUE:
         return _RETURN
     if op in _THEN_STORES:                           # `a, b = ...`, `a = b = ...`
-        names = []
-        while after < len(raw):
-            op, arg, after = _instruction(code, after)
-            found = _stores(code, op, arg)
-            if not found:
-                break
-            names.extend(found)
-            if op == _STORE_FAST_LOAD_FAST:
-                break
-        return tuple(names)
+        return _following_stores(code, after)
     return _stores(code, op, arg)
+
+
+def _following_stores(code, offset: int) -> tuple:
+    """The names stored by the run of store instructions from `offset` on."""
+    names = []
+    while offset < len(code.co_code):
+        op, arg, offset = _instruction(code, offset)
+        found = _stores(code, op, arg)
+        if not found:
+            break
+        names.extend(found)
+        if op == _STORE_FAST_LOAD_FAST:
+            break
+    return tuple(names)
 
 
 _targets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -144,10 +155,20 @@ class _Namer:
     def __init__(self, boundary):
         self.boundary = boundary    # the frame that entered the block: naming stops there
         self.pending: list = []     # [frame, f_lasti, names, Vars named in advance]
+        self.last_frame = None      # the user frame of the previous equation
+        self.last_line = None       # and its line
 
     def note(self, outs):
         self.flush(done_only=True)
-        frame, names, returned = self._store_site()
+        innermost, frame, names, returned = self._store_site()
+        if innermost is not None:
+            if innermost is not self.last_frame:
+                if self.last_frame is not None:
+                    _sweep(self.last_frame)
+                self._entered(innermost)
+            elif innermost.f_lineno != self.last_line:  # the previous line's stores are done
+                _sweep(innermost)
+            self.last_line = innermost.f_lineno
         if not names:
             return
         lasti = frame.f_lasti
@@ -171,19 +192,31 @@ class _Namer:
                     named.append(var)
         self.pending.append([frame, lasti, names, named])
 
+    def _entered(self, frame):
+        """User code runs in `frame`, called by a running instruction of another frame."""
+        self.last_frame = frame
+        for other, _, names, named in self.pending:
+            if other is not frame:  # that instruction calls user code (a loop body, a
+                for var, name in zip(named, names):  # branch): its results so far were
+                    if var.name == name:             # intermediate ones
+                        var.name = None
+                named.clear()
+        _sweep(frame)  # values passed in: `def loop_body(itr):`
+
     def _store_site(self):
-        """(user frame, names its current instruction stores into, through a return?)."""
+        """(innermost user frame, the user frame that stores the result, the names it
+        stores it into, whether the result is returned on the way)."""
         frame = sys._getframe(3)
-        boundary, returned = self.boundary, False
+        boundary, innermost = self.boundary, None
         while frame is not None and frame is not boundary:
             code = frame.f_code
             if is_user_file(code.co_filename):
                 names = stored_names(code, frame.f_lasti)
                 if names != _RETURN:
-                    return frame, names, returned
-                returned = True
+                    return innermost or frame, frame, names, innermost is not None
+                innermost = innermost or frame
             frame = frame.f_back
-        return None, (), returned
+        return innermost, None, (), innermost is not None
 
     def flush(self, done_only=False):
         """Names the unnamed traced values that finished stores put in variables."""
@@ -199,6 +232,14 @@ class _Namer:
                 if type(value) is Tracer and value.node.name is None:
                     value.node.name = name
         self.pending = keep
+
+
+def _sweep(frame):
+    """Names the unnamed traced values in `frame`'s variables after them (`a, b = -x, y`
+    stores without an equation in between)."""
+    for name, value in frame.f_locals.items():
+        if type(value) is Tracer and value.node.name is None:
+            value.node.name = name
 
 
 class _Stack(threading.local):
@@ -227,4 +268,6 @@ class variable_names:
     def __exit__(self, *exc):
         namer = _stack.namers.pop()
         namer.flush()
-        namer.boundary = None
+        if namer.last_frame is not None:
+            _sweep(namer.last_frame)
+        namer.boundary = namer.last_frame = None

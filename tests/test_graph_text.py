@@ -207,3 +207,39 @@ def test_names_do_not_need_the_trace_hook():
         sys.settrace(previous)
     np.testing.assert_array_equal(out, f(np.ones(2)))
     assert "hidden:f64[2] = multiply x 3" in text, text
+
+
+def _scaled(v):
+    return np.tanh(v) * 2
+
+
+def stores_of_every_kind(x):
+    h = np.tanh(x) * 2            # only the multiply is `h`
+    a, b = x                      # unpacking a traced value
+    y = _scaled(x)                # returned by a helper, stored by the caller
+    total = h.sum()
+    for row in x:                 # a loop variable
+        total = total + row.sum()
+    return h, a, b, y, total
+
+
+@pytest.mark.parametrize("autograph, row", [(False, "row"), (True, "itr")],
+                         ids=["traced-as-is", "converted"])  # converted: `def loop_body(itr, ...)`
+def test_names_come_from_the_variables_stores_write(autograph, row):
+    g = ag.convert(stores_of_every_kind, autograph=autograph)
+    lines = lines_of(g.get_concrete_function(np.ones((2, 3))).graph)
+    assert lines[1:14] == [
+        "t0:f64[2,3] = tanh x",
+        "h:f64[2,3] = multiply t0 2",
+        "a:f64[3] = getitem[index=(0,)] x",
+        "b:f64[3] = getitem[index=(1,)] x",
+        "t1:f64[2,3] = tanh x",
+        "y:f64[2,3] = multiply t1 2",
+        "total:f64[] = sum[axis=None, keepdims=False] h",
+        f"{row}:f64[3] = getitem[index=(0,)] x",
+        f"t2:f64[] = sum[axis=None, keepdims=False] {row}",
+        "total_1:f64[] = add total t2",
+        f"{row}_1:f64[3] = getitem[index=(1,)] x",
+        f"t3:f64[] = sum[axis=None, keepdims=False] {row}_1",
+        "total_2:f64[] = add total_1 t3",
+    ]
