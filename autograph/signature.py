@@ -67,7 +67,7 @@ class CacheKey(NamedTuple):
     """What selects a traced graph: the device, the arguments' structure and the leaves' keys."""
 
     device: str
-    trees: tuple        # (parameter names, one TreeDef per parameter)
+    trees: Structure
     leaves: tuple       # one ArrayKey, PyKey or ObjectKey per leaf
 
     def weak_objects(self) -> list:
@@ -81,6 +81,13 @@ class CacheKey(NamedTuple):
         return objects
 
 
+class Structure(NamedTuple):
+    """The nesting of a call's arguments: parameter names, one `TreeDef` per parameter."""
+
+    names: tuple
+    trees: tuple
+
+
 @dataclasses.dataclass
 class CallSignature:
     """One call, flattened: leaves, their keys and labels, and how to rebuild it."""
@@ -88,7 +95,7 @@ class CallSignature:
     leaves: list
     keys: tuple
     labels: list
-    trees: tuple           # (parameter names, one TreeDef per parameter)
+    trees: Structure
     bound: inspect.BoundArguments
 
     def cache_key(self, device: str) -> CacheKey:
@@ -242,13 +249,15 @@ def flatten_call(signature: inspect.Signature, args, kwargs, param_specs: dict,
         labels.extend(paths)
         names.append(name)
         trees.append(value_tree)
-    return CallSignature(leaves, tuple(keys), labels, (tuple(names), tuple(trees)), bound)
+    return CallSignature(leaves, tuple(keys), labels, Structure(tuple(names), tuple(trees)),
+                         bound)
 
 
 def describe_change(old: CallSignature, new: CallSignature) -> str:
     """What differs between two calls, for the retracing warning."""
     if old.trees != new.trees:
-        return f"the structure of the arguments changed from {old.trees[1]} to {new.trees[1]}"
+        return (f"the structure of the arguments changed from {old.trees.trees} to "
+                f"{new.trees.trees}")
     changes = []
     for label, a, b in zip(new.labels, old.keys, new.keys):
         if a == b:

@@ -64,7 +64,7 @@ class TraceCache:
 
 def _plain_arrays(sig: CallSignature) -> bool:
     """True where every parameter is one NumPy array (what the short path checks)."""
-    return (all(t is LEAF for t in sig.trees[1])
+    return (all(t is LEAF for t in sig.trees.trees)
             and all(type(x) is np.ndarray for x in sig.leaves))
 
 
