@@ -8,7 +8,11 @@ variables it stores its result into (`h = ...`, `a, b = ...`, `for v in ...`). O
 store has run, the still-unnamed traced values those variables hold take
 their names, so `h = np.tanh(x) * 2` names the multiply `h` and leaves the
 `tanh` as `t0`. A result returned from a user function (`return x * 2`) is
-named by the variable its caller stores it in.
+named by the variable its caller stores it in. Stores without an equation
+(`a, b = -x, y`; the parameters of a called function, `def loop_body(itr)`)
+are found by reading a user frame's variables when an equation first comes
+from it, when its line changes, and when equations move on to another frame,
+as a line hook would, but only where equations are made.
 
 Naming happens only inside `variable_names()` (graph functions trace in it),
 and only in frames below the one that entered it.
@@ -175,7 +179,7 @@ class _Namer:
         for entry in self.pending:
             if entry[0] is frame and entry[1] == lasti:
                 # the same instruction again: its earlier result was an intermediate
-                # one (`np.linalg.norm` makes several equations) unless already stored
+                # one (a NumPy function made of several equations) unless already stored
                 values = frame.f_locals
                 if not any(type(values.get(n)) is Tracer and values.get(n).node in entry[3]
                            for n in names):
