@@ -29,7 +29,7 @@ import numpy as np
 from .abstract import AbstractValue
 from .ir import Graph
 from .naming import variable_names
-from .tracer import GraphBuilder
+from .tracer import GraphBuilder, is_traced
 from .tracer_value import Tracer
 from .tree import TreeDef, flatten
 
@@ -52,10 +52,6 @@ class Traced:
     def outputs(self) -> list:
         """The leaves of the result that are traced values (the graph's outputs)."""
         return [x for x in self.out_leaves if isinstance(x, Tracer)]
-
-
-def is_traced(x) -> bool:
-    return isinstance(x, Tracer)
 
 
 def is_array(x) -> bool:
