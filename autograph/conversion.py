@@ -28,7 +28,7 @@ class ConversionWarning(UserWarning):
     """A function could not be converted and is traced as it is."""
 
 
-_by_code: dict = {}                          # code object -> (factory code, source, def node)
+_by_code: dict = {}                          # code object -> [factory code, def node or source]
 _by_function = weakref.WeakKeyDictionary()   # function -> converted function (or itself)
 _UNSUPPORTED = {
     gast.Yield: "`yield` (generators)", gast.YieldFrom: "`yield from` (generators)",
@@ -88,7 +88,7 @@ def _conversion(fn):
         node = transformed(fn)
         origin = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
         factory_code, source, _ = loader.load(node, fn, origin)
-        entry = _by_code[fn.__code__] = (factory_code, loader.to_source(node))
+        entry = _by_code[fn.__code__] = [factory_code, node]  # printed when asked for
     return entry
 
 
@@ -111,4 +111,7 @@ def to_code(fn) -> str:
     """The converted source of `fn`, as a string of valid Python."""
     fn = getattr(fn, "python_function", fn)
     fn = getattr(fn, "__func__", fn)
-    return _conversion(fn)[1] + "\n"
+    entry = _conversion(fn)
+    if not isinstance(entry[1], str):
+        entry[1] = loader.to_source(entry[1])
+    return entry[1] + "\n"

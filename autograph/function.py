@@ -1,10 +1,12 @@
-"""`GraphFunction` (what `ag.convert` returns) and `ConcreteFunction` (one traced graph).
+"""`GraphFunction` (what `ag.convert` returns): the call path of a graph function.
 
-A call looks its signature up in a cache (dtypes and shapes of array
+The function is converted when the graph function is made (`ahead.py`). A
+call looks its signature up in the `TraceCache` (dtypes and shapes of array
 arguments, values of Python arguments, structure, device); a miss traces the
-Python function into a graph and compiles it. A hit with plain NumPy arrays
-as positional arguments takes a short path: one dict lookup, then the graph's
-compiled code.
+converted function into a graph (`runtime.tracing.trace_to_graph`, under the
+variable-creation policy of `variable_policy.py`) and compiles it into a
+`ConcreteFunction`. A hit with plain NumPy arrays as positional arguments
+takes a short path: one dict lookup, then the graph's compiled code.
 """
 from __future__ import annotations
 
@@ -17,113 +19,34 @@ import weakref
 
 import numpy as np
 
-from runtime import AbstractValue, GraphBuilder, Tracer, config, current_builder
+from runtime import AbstractValue, Tracer, current_builder
 from runtime.backend import get_backend
-from runtime.codegen import compile_graph
-from runtime.effects import prune_dead_code
-from runtime.naming import variable_names
-from runtime.ops.call import call as call_graph
 from runtime.source import note_original_location, user_stacklevel
-from runtime.tree import LEAF, flatten
-from runtime.variable_scope import CreationScope
-from runtime.verify import verify
+from runtime.tracing import is_array, trace_to_graph
 
-from .conversion import convert_function
+from .ahead import ConvertedAhead
+from .concrete import ConcreteFunction
 from .device import current_device
 from .device import state as device_state
-from .operators import converted_call
 from .signature import (
+    CacheKey,
     CallSignature,
-    WeakIdentity,
     describe_change,
     flatten_call,
     is_array_key,
     param_specs_of,
 )
 from .specs import TensorSpec
+from .trace_cache import TraceCache
+from .variable_policy import FirstTraceCreates
+
+__all__ = ["ConcreteFunction", "GraphFunction", "RetracingWarning"]
 
 RETRACE_WARNING_AFTER = 5
 
 
 class RetracingWarning(UserWarning):
     """A graph function was traced more often than its arguments suggest it should be."""
-
-
-class ConcreteFunction:
-    """The graph traced for one signature, compiled for one device.
-
-    `graph` prints as text and has `to_dot()`; calling it runs the compiled graph.
-    """
-
-    def __init__(self, name, graph, call_sig: CallSignature, out_leaves, out_tree, backend,
-                 variables=()):
-        self.name = name
-        self.graph = graph = prune_dead_code(graph)
-        self.backend = backend
-        self._call_sig = call_sig
-        n_arrays = len(graph.inputs) - len(variables)
-        self._input_avals = [v.aval for v in graph.inputs[:n_arrays]]
-        self._variables = [weakref.ref(v) for v in variables]
-        self._static_outputs = [None if isinstance(x, (Tracer, np.ndarray)) else x
-                                for x in out_leaves]
-        self._is_output = [isinstance(x, (Tracer, np.ndarray)) for x in out_leaves]
-        self._out_tree = out_tree
-        if config.verify_graphs:
-            verify(graph)
-        self._fn = compile_graph(graph, backend, self._output_expr,
-                                 list(zip(graph.inputs[n_arrays:], self._variables)))
-
-    @property
-    def variables(self) -> list:
-        """The variables the graph reads or writes, in the order of its resource inputs."""
-        variables = [ref() for ref in self._variables]
-        if any(v is None for v in variables):
-            raise ReferenceError(f"a variable of {self.name} was deleted")
-        return variables
-
-    def _output_expr(self, names, global_name):
-        it = iter(names)
-        exprs = [next(it) if graph_output else global_name(static, "py")
-                 for graph_output, static in zip(self._is_output, self._static_outputs)]
-        return self._out_tree.to_source(exprs, global_name)
-
-    @property
-    def source(self) -> str:
-        """The Python source the graph was compiled to."""
-        return self._fn.source
-
-    def call_flat(self, inputs):
-        """Runs the graph on its flat input arrays; returns the structured outputs."""
-        backend = self.backend
-        if backend.xp is not np or not all(type(x) is np.ndarray or isinstance(x, np.generic)
-                                           for x in inputs):
-            inputs = [backend.asarray(x) for x in inputs]
-        return self._fn(*inputs)
-
-    def call_in_trace(self, inputs):
-        """Stages this graph as one `call` equation of the graph being traced."""
-        outs = iter(call_graph(self.graph, *inputs, variables=self.variables))
-        leaves = [next(outs) if is_out else static for is_out, static
-                  in zip(self._is_output, self._static_outputs)]
-        return self._out_tree.unflatten(leaves)
-
-    def __call__(self, *args, **kwargs):
-        leaves = flatten((args, kwargs))[0]
-        arrays = [x for x in leaves if isinstance(x, (np.ndarray, np.generic))
-                  or hasattr(x, "__cuda_array_interface__")]
-        if len(arrays) != len(self._input_avals):
-            raise TypeError(f"{self.name} takes {len(self._input_avals)} array inputs "
-                            f"({', '.join(map(str, self._input_avals))}), got {len(arrays)}")
-        for i, (x, aval) in enumerate(zip(arrays, self._input_avals)):
-            given = AbstractValue(np.shape(x), np.result_type(x))
-            if not aval.accepts(given):
-                error = TypeError if given.dtype != aval.dtype else ValueError
-                raise error(f"input {i} of {self.name} must be {aval}, got {given}")
-        return self.call_flat(arrays)
-
-    def __repr__(self):
-        inputs = ", ".join(str(a) for a in self._input_avals)
-        return f"<ConcreteFunction {self.name}({inputs}) on {self.backend.name}>"
 
 
 class GraphFunction:
@@ -138,12 +61,16 @@ class GraphFunction:
         self._signature = _signature_of(fn)
         self._apply_defaults = isinstance(fn, (types.FunctionType, types.MethodType))
         self._param_specs = param_specs_of(fn, self._signature, input_signature)
-        self._fast: dict = {}       # (dtype0, shape0, ...) -> compiled graph, CPU only
-        self._cache: dict = {}      # (device, CallSignature.key) -> ConcreteFunction
+        self._conversion = ConvertedAhead(fn, autograph)
+        self._traces = TraceCache()
+        self._fast = self._traces.fast       # the short path's table (TraceCache.fast)
+        self._cache = self._traces.entries   # CacheKey -> ConcreteFunction
+        self._positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                               for p in self._signature.parameters.values())
+        self._variable_policy = FirstTraceCreates(self.__qualname__)
         self._lock = threading.RLock()
         self._last_sig: CallSignature | None = None
         self._bound_instances: dict = {}
-        self._may_create_variables = True   # until the first trace succeeds
         self.trace_count = 0
 
     # -- calls -------------------------------------------------------------
@@ -192,87 +119,69 @@ class GraphFunction:
         return device
 
     def _concrete_for(self, sig: CallSignature) -> ConcreteFunction:
-        key = (self._device_for(sig), sig.key)
-        concrete = self._cache.get(key)
+        key = sig.cache_key(self._device_for(sig))
+        concrete = self._traces.get(key)
         if concrete is None:
             with self._lock:
-                concrete = self._cache.get(key)
+                concrete = self._traces.get(key)
                 if concrete is None:
-                    concrete = self._relaxed_match(key, sig) or self._trace(sig, key[0])
-                    self._remember(key, concrete)
-                    self._remember_fast_path(key[0], sig, concrete)
+                    concrete = self._relaxed_match(key, sig) or self._trace(sig, key.device)
+                    self._traces.remember(key, concrete, sig, self._positional)
         return concrete
 
-    def _remember(self, key, concrete):
-        """Caches `concrete`; it is forgotten when an object its key names dies."""
-        self._cache[key] = concrete
-        for leaf_key in key[1][1]:
-            if leaf_key[0] == "object" and isinstance(leaf_key[2], WeakIdentity):
-                obj = leaf_key[2].ref()
-                if obj is not None:
-                    weakref.finalize(obj, _forget, weakref.ref(self), key)
-
-    def _remember_fast_path(self, device, sig, concrete):
-        _, trees = sig.trees
-        positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                         for p in self._signature.parameters.values())
-        if (device == "cpu" and positional and all(t is LEAF for t in trees)
-                and all(type(x) is np.ndarray for x in sig.leaves)):
-            key = []
-            for x in sig.leaves:
-                key += (x.dtype, x.shape)
-            self._fast[tuple(key)] = concrete._fn
+    def _relaxed_match(self, key: CacheKey, sig: CallSignature):
+        """With `reduce_retracing`, a graph with unknown dims for shapes that vary."""
+        if not self.reduce_retracing:
+            return None
+        relaxed = self._traces.relaxed_key(key)
+        if relaxed is None:
+            return None
+        concrete = self._traces.get(relaxed)
+        if concrete is None:
+            concrete = self._trace(sig, key.device, relaxed.leaves)
+            self._traces.remember(relaxed, concrete)
+        return concrete
 
     # -- tracing -----------------------------------------------------------
     def _trace(self, sig: CallSignature, device: str, keys=None) -> ConcreteFunction:
-        """Traces the function for `sig`, checking the rules for creating variables.
-
-        Variables may be created on the first trace only. A first trace that
-        creates some is repeated (once the variables exist, the Python function
-        must not create more): the graph comes from the second trace, and a
-        function that creates variables every time it runs fails there.
-        """
+        """Traces the function for `sig` (with `keys` in place of its keys where given)."""
         keys = keys or sig.keys
-        allowed = self._may_create_variables
-        concrete, created = self._trace_once(sig, device, keys, allowed)
-        if created:
-            concrete, _ = self._trace_once(sig, device, keys, False)
-        self._may_create_variables = False
+        concrete = self._variable_policy.trace(
+            lambda allowed: self._trace_once(sig, device, keys, allowed))
         self.trace_count += 1
         self._warn_if_retracing(sig.without_values())
         return concrete
 
     def _trace_once(self, sig, device, keys, allow_variables: bool):
-        builder = GraphBuilder(self.__name__)
-        with builder, variable_names():
-            leaves = [builder.new_input(AbstractValue(k[2], k[1]), _identifier(label))
-                      if is_array_key(k) else x
-                      for x, k, label in zip(sig.leaves, keys, sig.labels)]
-            known = {t.node.id: x for t, x in zip(leaves, sig.leaves) if isinstance(t, Tracer)
-                     and not isinstance(x, TensorSpec)}
-            scope = CreationScope(self.__qualname__, builder, allow_variables, known)
-            args, kwargs = sig.rebuild(leaves)
-            try:
-                with scope:
-                    out = self._traced_function()(*args, **kwargs)
-            except Exception as error:
-                note_original_location(error)
-                raise
-        out_leaves, out_tree = flatten(out)
-        graph = builder.build([x for x in out_leaves if isinstance(x, (Tracer, np.ndarray))])
-        concrete = ConcreteFunction(self.__name__, graph, sig.without_values(), out_leaves,
-                                    out_tree, get_backend(device),
-                                    [variable for variable, _ in builder.resources])
-        return concrete, bool(scope.created)
+        """One trace: (the ConcreteFunction, whether it created variables)."""
+        avals = [AbstractValue(k.shape, k.dtype) if is_array_key(k) else None for k in keys]
+        names = [_identifier(label) for label in sig.labels]
+        scopes = []
 
-    def _traced_function(self):
-        """What tracing calls: the converted function, unless `autograph=False`."""
-        fn = self.python_function
-        if not self.autograph or getattr(fn, "_ag_method", False):
-            return fn  # a method's own wrapper converts the method it calls
-        if isinstance(fn, types.FunctionType):
-            return convert_function(fn)
-        return lambda *args, **kwargs: converted_call(fn, args, kwargs)
+        def scope(builder, inputs):
+            # a variable made on the first call may take its initial value from an argument
+            arrays = [x for x, aval in zip(sig.leaves, avals) if aval is not None]
+            known = {t.node.id: x for t, x in zip(inputs, arrays) if not isinstance(x, TensorSpec)}
+            scopes.append(self._variable_policy.scope(builder, allow_variables, known))
+            return scopes[-1]
+
+        def call(*leaves):
+            args, kwargs = sig.rebuild(leaves)
+            return target(*args, **kwargs)
+
+        try:
+            target = self._conversion.target()
+            traced = trace_to_graph(call, tuple(sig.leaves), name=self.__name__,
+                                    input_avals=avals, input_names=names, scope=scope,
+                                    name_values=True, is_output=is_array)
+        except Exception as error:
+            note_original_location(error)
+            raise
+        builder = traced.builder
+        concrete = ConcreteFunction(self.__name__, traced.graph, sig.without_values(),
+                                    traced.out_leaves, traced.out_tree, get_backend(device),
+                                    [variable for variable, _ in builder.resources])
+        return concrete, bool(scopes[0].created)
 
     def _warn_if_retracing(self, sig):
         previous, self._last_sig = self._last_sig, sig
@@ -283,22 +192,6 @@ class GraphFunction:
                 f"rather than changing Python values, give an input_signature with None "
                 f"dimensions, or use reduce_retracing=True", RetracingWarning,
                 stacklevel=user_stacklevel())
-
-    def _relaxed_match(self, key, sig):
-        """With `reduce_retracing`, a graph with unknown dims for shapes that vary."""
-        if not self.reduce_retracing:
-            return None
-        device = key[0]
-        for (other_device, (trees, keys)), concrete in list(self._cache.items()):
-            relaxed = _relax(keys, sig.keys) if (other_device, trees) == (device, sig.trees) \
-                else None
-            if relaxed is None:
-                continue
-            relaxed_key = (device, (trees, relaxed))
-            if relaxed_key not in self._cache:
-                self._remember(relaxed_key, self._trace(sig, device, relaxed))
-            return self._cache[relaxed_key]
-        return None
 
     @property
     def variables(self) -> list:
@@ -320,7 +213,7 @@ class GraphFunction:
         bound = self._bound_instances.get(id(instance))
         if bound is None or bound[0]() is not instance:
             ref = _weak_or_strong_ref(instance, self._bound_instances)
-            method = GraphFunction(_weak_method(self.python_function, ref, self.autograph),
+            method = GraphFunction(_weak_method(self.python_function, ref, self._conversion),
                                    input_signature=self.input_signature,
                                    autograph=self.autograph,
                                    reduce_retracing=self.reduce_retracing)
@@ -329,28 +222,6 @@ class GraphFunction:
 
     def __repr__(self):
         return f"<GraphFunction {self.__qualname__} (traced {self.trace_count} times)>"
-
-
-def _forget(function_ref, key):
-    """Drops a cache entry whose key names an object that died."""
-    function = function_ref()
-    if function is not None:
-        concrete = function._cache.pop(key, None)
-        if concrete is not None:
-            function._fast = {k: fn for k, fn in function._fast.items() if fn is not concrete._fn}
-
-
-def _relax(old_keys, new_keys):
-    """Keys with differing dims made unknown, where only array shapes differ."""
-    out = []
-    for a, b in zip(old_keys, new_keys):
-        if a == b:
-            out.append(a)
-        elif is_array_key(a) and is_array_key(b) and a[1] == b[1] and len(a[2]) == len(b[2]):
-            out.append(("array", a[1], tuple(x if x == y else None for x, y in zip(a[2], b[2]))))
-        else:
-            return None
-    return tuple(out)
 
 
 def _identifier(label: str) -> str:
@@ -376,8 +247,8 @@ def _weak_or_strong_ref(instance, table):
         return lambda: instance
 
 
-def _weak_method(function, ref, autograph: bool):
-    """`function` (converted if `autograph`) bound to the object behind `ref`, weakly."""
+def _weak_method(function, ref, conversion: ConvertedAhead):
+    """`function` (as `conversion` converted it) bound to the object behind `ref`, weakly."""
     signature = inspect.signature(function)
     params = list(signature.parameters.values())[1:]
 
@@ -386,8 +257,7 @@ def _weak_method(function, ref, autograph: bool):
         instance = ref()
         if instance is None:
             raise ReferenceError(f"the object of method {function.__qualname__} was deleted")
-        target = convert_function(function) if autograph else function
-        return target(instance, *args, **kwargs)
+        return conversion.target()(instance, *args, **kwargs)
     method.__signature__ = signature.replace(parameters=params)
     method._ag_method = True
     return method

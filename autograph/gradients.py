@@ -22,11 +22,12 @@ from __future__ import annotations
 import functools
 import operator
 
-from runtime import GraphBuilder, Tracer, TracingError, current_builder
+from runtime import Tracer, TracingError, current_builder
 from runtime.autodiff import emit_graph, grad_graph
 from runtime.autodiff.cotangents import as_tracer
 from runtime.autodiff.transform import check_differentiable_input, check_scalar_output
 from runtime.effects import graph_effects
+from runtime.tracing import trace_to_graph
 from runtime.tree import flatten
 from runtime.variable_scope import CreationScope
 from runtime.variables import Variable
@@ -119,6 +120,31 @@ def _traced_gradient(target, args, kwargs, positions, has_aux, variables):
     """Traces `target` on `args`, differentiates it with respect to the arguments at
     `positions` and `variables`; emits (loss, aux, grads per position, grads per variable)."""
     name = target.__name__
+    positions = _checked_positions(positions, args, name)
+    parts = [flatten(a) for a in args] + [flatten(kwargs)]
+    leaves = [x for part_leaves, _ in parts for x in part_leaves]
+    selected = [i in positions for i, (part_leaves, _) in enumerate(parts) for _ in part_leaves]
+    _check_selected(leaves, selected, _labels(parts), name)
+    traced = _trace_loss(target, parts, leaves, has_aux, variables, name)
+    parent = traced.builder.parent
+    outer_resources = [parent.resource(v) for v in variables]
+    wanted = {r.id for r in outer_resources}
+    captures = traced.builder.captures
+    wrt = [s for x, s in zip(leaves, selected) if isinstance(x, Tracer)]
+    wrt += [outer.id in wanted for outer, _ in captures]
+    inputs = [x for x in leaves if isinstance(x, Tracer)]
+    result = iter(emit_graph(grad_graph(traced.graph, wrt, name=f"grad_{name}"),
+                             inputs + [Tracer(parent, outer) for outer, _ in captures]))
+    loss = next(result)
+    aux_leaves = [next(result) if isinstance(x, Tracer) else x for x in traced.out_leaves[1:]]
+    aux = traced.out_tree.children[1].unflatten(aux_leaves) if has_aux else None
+    grads = [parts[i][1].unflatten([next(result) for _ in parts[i][0]]) for i in positions]
+    by_resource = {outer.id: next(result) for outer, _ in captures if outer.id in wanted}
+    return loss, aux, grads, [by_resource[r.id] for r in outer_resources]
+
+
+def _checked_positions(positions, args, name) -> list:
+    """`argnums` as non-negative positions of `args`."""
     for i in positions:
         if not -len(args) <= i < len(args):
             raise ValueError(f"argnums {i} is out of range: {name} was called with "
@@ -126,51 +152,45 @@ def _traced_gradient(target, args, kwargs, positions, has_aux, variables):
     positions = [i % len(args) for i in positions]
     if len(set(positions)) != len(positions):
         raise ValueError(f"argnums names an argument of {name} twice")
-    parts = [flatten(a) for a in args] + [flatten(kwargs)]
-    leaves = [x for part_leaves, _ in parts for x in part_leaves]
-    selected = [i in positions for i, (part_leaves, _) in enumerate(parts) for _ in part_leaves]
-    for x, chosen, label in zip(leaves, selected, _labels(parts)):
+    return positions
+
+
+def _check_selected(leaves, selected, labels, name):
+    """Raises unless every leaf to differentiate is a floating-point traced value."""
+    for x, chosen, label in zip(leaves, selected, labels):
         if chosen and not isinstance(x, Tracer):
             raise TypeError(f"gradient of {name} with respect to {label}, a Python "
                             f"{type(x).__name__}: gradients are taken with respect to arrays "
                             f"(pass a NumPy array or scalar)")
         if chosen:
             check_differentiable_input(x.aval, label)
-    traced = [x for x in leaves if isinstance(x, Tracer)]
-    parent = current_builder()
-    outer_resources = [parent.resource(v) for v in variables]
-    builder = GraphBuilder(name, parent)
-    with builder:
-        inner_resources = [builder.resource(v) for v in variables]  # captured in this order
-        inputs = [builder.new_input(x.aval, x.node.name) for x in traced]
-        inner = iter(inputs)
-        inner_leaves = [next(inner) if isinstance(x, Tracer) else x for x in leaves]
+
+
+def _trace_loss(target, parts, leaves, has_aux, variables, name):
+    """`target` traced into a subgraph returning its loss, then its traced aux leaves.
+
+    The graph's outputs are `(loss, aux)` flattened; it reads `variables` and
+    must not write them.
+    """
+    def loss_and_aux(*inner_leaves):
         it = iter(inner_leaves)
         rebuilt = [tree.unflatten([next(it) for _ in part_leaves]) for part_leaves, tree in parts]
+        loss, aux = _loss_and_aux(target(*rebuilt[:-1], **rebuilt[-1]), has_aux, name)
+        return as_tracer(loss), aux
+
+    def creation_scope(builder, inputs):
         # variables made on `target`'s first call may take initial values from these inputs
+        traced = [x for x in leaves if isinstance(x, Tracer)]
         arguments = {t.node.id: x for t, x in zip(inputs, traced)}
-        with CreationScope(name, builder, allowed=False, inputs=arguments):
-            out = target(*rebuilt[:-1], **rebuilt[-1])
-        loss, aux = _loss_and_aux(out, has_aux, name)
-        loss = as_tracer(loss)
-    check_scalar_output(loss.aval, f"the output of {name}")
-    aux_leaves, aux_tree = flatten(aux)
-    aux_traced = [x for x in aux_leaves if isinstance(x, Tracer)]
-    graph = builder.build([loss, *aux_traced])
-    _check_not_written(graph, inner_resources, variables, name)
-    wrt = [s for x, s in zip(leaves, selected) if isinstance(x, Tracer)]
-    wanted = {r.id for r in outer_resources}
-    wrt += [outer.id in wanted for outer, _ in builder.captures]
-    result = emit_graph(grad_graph(graph, wrt, name=f"grad_{name}"),
-                        traced + [Tracer(parent, outer) for outer, _ in builder.captures])
-    loss, aux_values, grad_leaves = result[0], result[1:1 + len(aux_traced)], iter(
-        result[1 + len(aux_traced):])
-    aux_it = iter(aux_values)
-    aux = aux_tree.unflatten([next(aux_it) if isinstance(x, Tracer) else x for x in aux_leaves])
-    grads = [parts[i][1].unflatten([next(grad_leaves) for _ in parts[i][0]]) for i in positions]
-    by_resource = {outer.id: next(grad_leaves) for outer, _ in builder.captures
-                   if outer.id in wanted}
-    return loss, aux, grads, [by_resource[r.id] for r in outer_resources]
+        return CreationScope(name, builder, allowed=False, inputs=arguments)
+
+    traced = trace_to_graph(loss_and_aux, tuple(leaves), name=name, parent=current_builder(),
+                            variables=variables, scope=creation_scope, build=False)
+    check_scalar_output(traced.out_leaves[0].aval, f"the output of {name}")
+    traced.graph = traced.builder.build(traced.outputs)
+    resources = [traced.builder.resource(v) for v in variables]
+    _check_not_written(traced.graph, resources, variables, name)
+    return traced
 
 
 def _check_not_written(graph, resources, variables, name):

@@ -37,7 +37,7 @@ from runtime.verify import VerificationError, verify
 from .device import current_device
 from .function import ConcreteFunction, GraphFunction
 from .saved_files import LoadError, npz_arrays, npz_bytes, read_folder, write_folder
-from .signature import flatten_call, is_array_key, leaf_key
+from .signature import PyKey, flatten_call, is_array_key, leaf_key
 
 FORMAT, VERSION = "autograph.saved_function", 1
 
@@ -104,12 +104,10 @@ def _signature_to_data(f, concrete: ConcreteFunction, constants, variables) -> d
     for label, key in zip(sig.labels, sig.keys):
         if is_array_key(key):
             leaves.append({"array": type_to_text(_aval(key))})
-        elif key[0] == "py":
-            value = float(key[2]) if key[1] is float else complex(key[2]) \
-                if key[1] is complex else key[2]
-            leaves.append({"python": value_to_data(value, f"argument {label!r}")})
+        elif isinstance(key, PyKey):
+            leaves.append({"python": value_to_data(key.python_value, f"argument {label!r}")})
         else:
-            raise SerializationError(f"argument {label!r} is a {key[1].__name__} object, which "
+            raise SerializationError(f"argument {label!r} is a {key.type.__name__} object, which "
                                      f"is part of the graph's key and cannot be saved")
     outputs = [None if is_output else {"python": value_to_data(static, "a Python result")}
                for is_output, static in zip(concrete._is_output, concrete._static_outputs)]
@@ -124,7 +122,7 @@ def _signature_to_data(f, concrete: ConcreteFunction, constants, variables) -> d
 
 
 def _aval(key) -> AbstractValue:
-    return AbstractValue(key[2], key[1])
+    return AbstractValue(key.shape, key.dtype)
 
 
 def _parameters_to_data(signature: inspect.Signature) -> list:
@@ -244,8 +242,7 @@ class _SavedSignature:
         return concrete
 
     def describe(self) -> str:
-        it = iter(str(x) if hasattr(x, "accepts") else x[2] if x[1] in (float, complex)
-                  else repr(x[2]) for x in self.leaves)
+        it = iter(str(x) for x in self.leaves)
         return "(" + ", ".join(f"{n}={t.unflatten([next(it) for _ in range(t.num_leaves)])}"
                                for n, t in zip(*self.trees)) + ")"
 

@@ -2,15 +2,25 @@
 
 Arguments are bound to the function's parameters (defaults applied) and
 flattened. Each leaf gets a key: arrays (NumPy arrays and scalars, CuPy arrays,
-traced values, `TensorSpec`s) by dtype and shape, since they become graph
-inputs; every other Python value by its type and value (by identity where it
-is unhashable), since it is frozen into the graph.
+traced values, `TensorSpec`s) an `ArrayKey` (dtype and shape), since they
+become graph inputs; every other Python value a `PyKey` (type and value) or,
+where it is unhashable or hashed by identity, an `ObjectKey`, since it is
+frozen into the graph. A `CacheKey` adds the device and the structure. Keys
+are named tuples, hashed and compared in C (the slow call path looks one up
+on every call); keys of two kinds never compare equal, as their second
+fields differ in kind (a shape tuple; a hashable value, never a tuple, since
+tuples are flattened; an identity).
+
+>>> sig = flatten_call(inspect.signature(lambda x, k=2: x), (np.ones(3),), {}, {})
+>>> sig.cache_key("cpu").leaves
+(ArrayKey(dtype=dtype('float64'), shape=(3,)), PyKey(type=<class 'int'>, value=2))
 """
 from __future__ import annotations
 
 import dataclasses
 import inspect
 import weakref
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,6 +30,64 @@ from runtime.tree import flatten, leaf_paths
 from .specs import TensorSpec
 
 
+class ArrayKey(NamedTuple):
+    """An array leaf (a graph input): its dtype and shape (None for unknown dims)."""
+
+    dtype: np.dtype
+    shape: tuple
+
+    def __str__(self):
+        return f"{self.dtype.name}{list(self.shape)}".replace("None", "?").replace(" ", "")
+
+
+class PyKey(NamedTuple):
+    """A hashable Python leaf, frozen into the graph: its type and value (floats by repr)."""
+
+    type: type
+    value: object
+
+    @property
+    def python_value(self):
+        """The value itself (floats and complexes are keyed by their repr)."""
+        return self.type(self.value) if self.type in (float, complex) else self.value
+
+    def __str__(self):
+        """The value as the user wrote it."""
+        return self.value if self.type in (float, complex) else repr(self.value)
+
+
+class ObjectKey(NamedTuple):
+    """A Python leaf compared by identity (a model, a function, a list), held weakly."""
+
+    type: type
+    identity: object    # WeakIdentity, or StrongIdentity where no weak reference can be made
+
+
+class CacheKey(NamedTuple):
+    """What selects a traced graph: the device, the arguments' structure and the leaves' keys."""
+
+    device: str
+    trees: Structure
+    leaves: tuple       # one ArrayKey, PyKey or ObjectKey per leaf
+
+    def weak_objects(self) -> list:
+        """The objects this key names by weak identity (alive now)."""
+        objects = []
+        for key in self.leaves:
+            if isinstance(key, ObjectKey) and isinstance(key.identity, WeakIdentity):
+                obj = key.identity.ref()
+                if obj is not None:
+                    objects.append(obj)
+        return objects
+
+
+class Structure(NamedTuple):
+    """The nesting of a call's arguments: parameter names, one `TreeDef` per parameter."""
+
+    names: tuple
+    trees: tuple
+
+
 @dataclasses.dataclass
 class CallSignature:
     """One call, flattened: leaves, their keys and labels, and how to rebuild it."""
@@ -27,12 +95,11 @@ class CallSignature:
     leaves: list
     keys: tuple
     labels: list
-    trees: tuple           # (parameter names, one TreeDef per parameter)
+    trees: Structure
     bound: inspect.BoundArguments
 
-    @property
-    def key(self):
-        return (self.trees, self.keys)
+    def cache_key(self, device: str) -> CacheKey:
+        return CacheKey(device, self.trees, self.keys)
 
     def without_values(self) -> "CallSignature":
         """This signature without the argument values (which it must not keep alive)."""
@@ -48,34 +115,49 @@ class CallSignature:
 
 
 def is_array_key(key) -> bool:
-    return key[0] == "array"
+    return type(key) is ArrayKey
 
 
-def leaf_key(x, spec: TensorSpec | None = None, label: str = "argument"):
-    """The cache key of one leaf: ("array", dtype, shape) or ("py", type, value)."""
+def leaf_key(x, spec: TensorSpec | None = None):
+    """The cache key of one leaf: an `ArrayKey`, a `PyKey` or an `ObjectKey`."""
     if spec is not None:
-        return ("array", spec.dtype, spec.shape)
+        return ArrayKey(spec.dtype, spec.shape)
     if isinstance(x, (np.ndarray, Tracer, TensorSpec)):
-        return ("array", x.dtype, x.shape)
+        return ArrayKey(x.dtype, x.shape)
     if isinstance(x, np.generic):
-        return ("array", x.dtype, ())
+        return ArrayKey(x.dtype, ())
     if hasattr(x, "__cuda_array_interface__"):
-        return ("array", np.dtype(x.dtype), tuple(x.shape))
+        return ArrayKey(np.dtype(x.dtype), tuple(x.shape))
     if type(x) in (float, complex):
-        return ("py", type(x), repr(x))  # tells -0.0 from 0.0, and matches nan with nan
+        return PyKey(type(x), repr(x))  # tells -0.0 from 0.0, and matches nan with nan
     try:
         hash(x)
     except TypeError:
-        return ("object", type(x), identity_key(x))
+        return ObjectKey(type(x), identity_key(x))
     if type(x).__hash__ is object.__hash__ and x is not None and x is not Ellipsis:
         # compared by identity: a model, a function
-        return ("object", type(x), identity_key(x))
-    return ("py", type(x), x)
+        return ObjectKey(type(x), identity_key(x))
+    return PyKey(type(x), x)
+
+
+def relax(old_keys: tuple, new_keys: tuple) -> tuple | None:
+    """Keys with differing dims made unknown, where only array shapes differ (else None)."""
+    out = []
+    for a, b in zip(old_keys, new_keys):
+        if a == b:
+            out.append(a)
+        elif (is_array_key(a) and is_array_key(b) and a.dtype == b.dtype
+              and len(a.shape) == len(b.shape)):
+            out.append(ArrayKey(a.dtype, tuple(x if x == y else None
+                                               for x, y in zip(a.shape, b.shape))))
+        else:
+            return None
+    return tuple(out)
 
 
 class WeakIdentity:
     """A key for an object compared by identity, held weakly: a cache keyed by a
-    model does not keep the model alive (see `GraphFunction._forget_dead_keys`)."""
+    model does not keep the model alive (see `TraceCache.remember`)."""
 
     __slots__ = ("ref", "id")
 
@@ -167,43 +249,35 @@ def flatten_call(signature: inspect.Signature, args, kwargs, param_specs: dict,
         labels.extend(paths)
         names.append(name)
         trees.append(value_tree)
-    return CallSignature(leaves, tuple(keys), labels, (tuple(names), tuple(trees)), bound)
+    return CallSignature(leaves, tuple(keys), labels, Structure(tuple(names), tuple(trees)),
+                         bound)
 
 
 def describe_change(old: CallSignature, new: CallSignature) -> str:
     """What differs between two calls, for the retracing warning."""
     if old.trees != new.trees:
-        return f"the structure of the arguments changed from {old.trees[1]} to {new.trees[1]}"
+        return (f"the structure of the arguments changed from {old.trees.trees} to "
+                f"{new.trees.trees}")
     changes = []
     for label, a, b in zip(new.labels, old.keys, new.keys):
         if a == b:
             continue
         if is_array_key(a) and is_array_key(b):
-            changes.append(f"argument {label!r} changed from {_array(a)} to {_array(b)}")
-        elif a[0] == "object" and b[0] == "object" and a[1] is b[1]:
-            changes.append(f"argument {label!r} is another {a[1].__name__} object (objects "
+            changes.append(f"argument {label!r} changed from {a} to {b}")
+        elif isinstance(a, ObjectKey) and isinstance(b, ObjectKey) and a.type is b.type:
+            changes.append(f"argument {label!r} is another {a.type.__name__} object (objects "
                            f"are keyed by identity)")
-        elif a[0] == "py" and b[0] == "py":
-            changes.append(f"Python argument {label!r} changed value from {_value(a)} to "
-                           f"{_value(b)}")
+        elif isinstance(a, PyKey) and isinstance(b, PyKey):
+            changes.append(f"Python argument {label!r} changed value from {a} to {b}")
         else:
             changes.append(f"argument {label!r} changed from {_kind(a)} to {_kind(b)}")
     return "; ".join(changes) or "the device changed"
 
 
-def _array(key):
-    return f"{key[1].name}{list(key[2])}".replace("None", "?").replace(" ", "")
-
-
-def _value(key) -> str:
-    """The Python value of a "py" key as the user wrote it (floats are keyed by repr)."""
-    return key[2] if key[1] in (float, complex) else repr(key[2])
-
-
 def _kind(key):
     if is_array_key(key):
-        return f"an array {_array(key)}"
-    return f"a Python {key[1].__name__}" + (f" {_value(key)}" if key[0] == "py" else "")
+        return f"an array {key}"
+    return f"a Python {key.type.__name__}" + (f" {key}" if isinstance(key, PyKey) else "")
 
 
 def param_specs_of(fn, signature: inspect.Signature, input_signature) -> dict:

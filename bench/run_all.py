@@ -2,7 +2,8 @@
 units, (c) call overhead of `x + 1`, (d) first-call cost of the small LSTM step,
 (e) converting a 50-line function, (f) a staged scalar while loop of 1,000 steps,
 (g) the small LSTM cell over a staged loop of 100 steps, (h) the gradient of (g) by `ag.grad`
-against hand-written backpropagation through time.
+against hand-written backpropagation through time, (i) and (j) the first call of (g)'s loop and
+of (e)'s function, never converted before, each in a fresh process.
 
 Run:  python bench/run_all.py [--quick]
 """
@@ -16,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import call_overhead  # noqa: E402
 import control_flow  # noqa: E402
+import fresh_first_call  # noqa: E402
 import grad_lstm  # noqa: E402
 import lstm  # noqa: E402
 from common import parse_args, report  # noqa: E402
@@ -31,6 +33,7 @@ def main(argv=None):
         lstm.bench_first_call(settings),       # (d)
         *control_flow.run(settings),           # (e), (f), (g)
         *grad_lstm.run(settings),              # (h)
+        *fresh_first_call.run(settings),       # (i), (j)
     ]
     report("autograph benchmarks: hand-written NumPy vs ag.convert, medians of interleaved "
            "rounds", rows, settings, time.perf_counter() - t0)

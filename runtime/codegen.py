@@ -166,6 +166,12 @@ def _deleted_reporter(graph_name, bound_inputs):
     return report
 
 
+# Sources of collected graph functions. A compiled function sits in a reference cycle
+# (it is in its own globals), so it dies in a garbage collection, which may run inside
+# `linecache.checkcache` (pdb, doctest), whose loop fails on an entry popped meanwhile.
+_dead_sources: list[str] = []
+
+
 def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=()):
     """A Python function computing `graph` on `backend`.
 
@@ -186,12 +192,6 @@ def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=()):
     function.source = source
     weakref.finalize(function, _dead_sources.append, filename)
     return function
-
-
-# Finalizers run whenever the garbage collector does, even while `linecache`
-# iterates over its cache (`checkcache`, called by pdb and doctest): a dead
-# graph's source is queued here and dropped at the next compile instead.
-_dead_sources: list[str] = []
 
 
 def _forget_dead_sources():

@@ -1,46 +1,277 @@
-"""Naming traced values after the user's variables.
+"""Naming traced values after the variables the user's code stores them in.
 
-While a function is traced, a line tracer (`sys.settrace`, this thread only)
-looks at the locals of the user's frames before each line and on return, and
-gives each still-unnamed traced value the name of the variable holding it. The
-graph then prints `h = ...` where the user wrote `h = ...`. Where another
-tracer is installed (a debugger, coverage), names fall back to `t0, t1, ...`.
+No trace hook: the names come from the bytecode. When an equation is added
+(`GraphBuilder.add_eqn` calls `note_equation`), the innermost user frame is
+executing one instruction (`frame.f_lasti`); the instructions after it,
+decoded once per instruction (`co_code`, skipping inline caches), say which
+variables it stores its result into (`h = ...`, `a, b = ...`, `for v in ...`). Once the
+store has run, the still-unnamed traced values those variables hold take
+their names, so `h = np.tanh(x) * 2` names the multiply `h` and leaves the
+`tanh` as `t0`. A result returned from a user function (`return x * 2`) is
+named by the variable its caller stores it in. Stores without an equation
+(`a, b = -x, y`; the parameters of a called function, `def loop_body(itr)`)
+are found by reading a user frame's variables when an equation first comes
+from it, when its line changes, and when equations move on to another frame,
+as a line hook would, but only where equations are made.
+
+Naming happens only inside `variable_names()` (graph functions trace in it),
+and only in frames below the one that entered it.
+
+>>> import numpy as np
+>>> from runtime import AbstractValue, GraphBuilder
+>>> def scale(x):
+...     h = np.tanh(x) * 2.0
+...     return h + 1.0
+>>> with GraphBuilder("scale") as builder, variable_names():
+...     y = scale(builder.new_input(AbstractValue((3,), np.float32), "x"))
+>>> print(builder.build([y]))
+graph scale(x:f32[3]) {
+  t0:f32[3] = tanh x
+  h:f32[3] = multiply t0 2.0
+  t1:f32[3] = add h 1.0
+  return t1
+}
 """
 from __future__ import annotations
 
-import contextlib
+import dis
 import sys
+import threading
+import weakref
 
 from .source import is_user_file
 from .tracer_value import Tracer
 
+_RETURN = "return"   # the instruction's result is returned: its caller names it
+_OP = dis.opmap
+_CACHE = _OP.get("CACHE", -1)
+_EXTENDED_ARG = _OP["EXTENDED_ARG"]
+_RETURN_VALUE = _OP["RETURN_VALUE"]
+_JUMP_FORWARD = _OP["JUMP_FORWARD"]
+_UNPACK_SEQUENCE = _OP["UNPACK_SEQUENCE"]
+_THEN_STORES = {_UNPACK_SEQUENCE} | ({_OP["COPY"]} if "COPY" in _OP else set())
+_STORE_FAST, _STORE_DEREF = _OP["STORE_FAST"], _OP["STORE_DEREF"]
+_STORE_NAME, _STORE_GLOBAL = _OP["STORE_NAME"], _OP["STORE_GLOBAL"]
+_STORE_FAST_STORE_FAST = _OP.get("STORE_FAST_STORE_FAST", -1)   # 3.13
+_STORE_FAST_LOAD_FAST = _OP.get("STORE_FAST_LOAD_FAST", -1)     # 3.13
 
-def _name_locals(frame):
+
+def _instruction(code, offset: int):
+    """(opcode, arg, offset of the next instruction) of the instruction at `offset`."""
+    raw = code.co_code
+    arg = 0
+    while True:
+        op, arg = raw[offset], arg << 8 | raw[offset + 1]
+        offset += 2
+        if op != _EXTENDED_ARG:
+            break
+    while offset < len(raw) and raw[offset] == _CACHE:  # inline caches (3.11+)
+        offset += 2
+    return op, arg, offset
+
+
+def _local_name(code, arg: int) -> str:
+    if sys.version_info >= (3, 11):
+        return code._varname_from_oparg(arg)   # locals, cells and free variables
+    return code.co_varnames[arg]
+
+
+def _stores(code, op: int, arg: int) -> tuple:
+    """The names one store instruction writes (none for any other instruction)."""
+    if op == _STORE_FAST:
+        return (_local_name(code, arg),)
+    if op == _STORE_DEREF:
+        if sys.version_info >= (3, 11):
+            return (_local_name(code, arg),)
+        return ((code.co_cellvars + code.co_freevars)[arg],)
+    if op == _STORE_NAME or op == _STORE_GLOBAL:
+        return (code.co_names[arg],)
+    if op == _STORE_FAST_STORE_FAST:
+        return (_local_name(code, arg >> 4), _local_name(code, arg & 15))
+    if op == _STORE_FAST_LOAD_FAST:
+        return (_local_name(code, arg >> 4),)
+    return ()
+
+
+def _stored_names(code, lasti: int) -> tuple | str:
+    """The names the result of the instruction running at `lasti` is stored into.
+
+    `lasti` is the instruction's offset, or one of its inline cache entries'
+    (while a call runs, 3.11+): the next instruction is the first after it
+    that is not a cache entry.
+    """
+    raw = code.co_code
+    current = lasti
+    while current > 0 and raw[current] == _CACHE:
+        current -= 2
+    offset = lasti + 2
+    while offset < len(raw) and raw[offset] == _CACHE:
+        offset += 2
+    if offset >= len(raw):
+        return ()
+    if raw[current] == _UNPACK_SEQUENCE:             # `a, b = x`: iterating x itself
+        return _following_stores(code, offset)
+    op, arg, after = _instruction(code, offset)
+    if op == _JUMP_FORWARD:                          # `a if c else b`: the store is after
+        target = after + 2 * arg
+        if target >= len(raw):
+            return ()
+        op, arg, after = _instruction(code, target)
+    if op == _RETURN_VALUE:
+        return _RETURN
+    if op in _THEN_STORES:                           # `a, b = ...`, `a = b = ...`
+        return _following_stores(code, after)
+    return _stores(code, op, arg)
+
+
+def _following_stores(code, offset: int) -> tuple:
+    """The names stored by the run of store instructions from `offset` on."""
+    names = []
+    while offset < len(code.co_code):
+        op, arg, offset = _instruction(code, offset)
+        found = _stores(code, op, arg)
+        if not found:
+            break
+        names.extend(found)
+        if op == _STORE_FAST_LOAD_FAST:
+            break
+    return tuple(names)
+
+
+_targets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def stored_names(code, lasti: int) -> tuple | str:
+    """The variables that the instruction running at `lasti` of `code` stores its result
+    into, or `_RETURN` where it returns it; read once per instruction."""
+    table = _targets.get(code)
+    if table is None:
+        table = _targets[code] = {}
+    names = table.get(lasti)
+    if names is None:
+        names = table[lasti] = _stored_names(code, lasti)
+    return names
+
+
+class _Namer:
+    """One `variable_names()` block: the stores of user frames still to be read."""
+
+    def __init__(self, boundary):
+        self.boundary = boundary    # the frame that entered the block: naming stops there
+        self.pending: list = []     # [frame, f_lasti, names, Vars named in advance]
+        self.last_frame = None      # the user frame of the previous equation
+        self.last_line = None       # and its line
+
+    def note(self, outs):
+        self.flush(done_only=True)
+        innermost, frame, names, returned = self._store_site()
+        if innermost is not None:
+            if innermost is not self.last_frame:
+                if self.last_frame is not None:
+                    _sweep(self.last_frame)
+                self._entered(innermost)
+            elif innermost.f_lineno != self.last_line:  # the previous line's stores are done
+                _sweep(innermost)
+            self.last_line = innermost.f_lineno
+        if not names:
+            return
+        lasti = frame.f_lasti
+        for entry in self.pending:
+            if entry[0] is frame and entry[1] == lasti:
+                # the same instruction again: its earlier result was an intermediate
+                # one (a NumPy function made of several equations) unless already stored
+                values = frame.f_locals
+                if not any(type(values.get(n)) is Tracer and values.get(n).node in entry[3]
+                           for n in names):
+                    for var, name in zip(entry[3], names):
+                        if var.name == name:
+                            var.name = None
+                self.pending.remove(entry)
+                break
+        named = []
+        if not returned and len(names) == len(outs):  # named now, for errors while tracing
+            for var, name in zip(outs, names):
+                if var.name is None:
+                    var.name = name
+                    named.append(var)
+        self.pending.append([frame, lasti, names, named])
+
+    def _entered(self, frame):
+        """User code runs in `frame`, called by a running instruction of another frame."""
+        self.last_frame = frame
+        for other, _, names, named in self.pending:
+            if other is not frame:  # that instruction calls user code (a loop body, a
+                for var, name in zip(named, names):  # branch): its results so far were
+                    if var.name == name:             # intermediate ones
+                        var.name = None
+                named.clear()
+        _sweep(frame)  # values passed in: `def loop_body(itr):`
+
+    def _store_site(self):
+        """(innermost user frame, the user frame that stores the result, the names it
+        stores it into, whether the result is returned on the way)."""
+        frame = sys._getframe(3)
+        boundary, innermost = self.boundary, None
+        while frame is not None and frame is not boundary:
+            code = frame.f_code
+            if is_user_file(code.co_filename):
+                names = stored_names(code, frame.f_lasti)
+                if names != _RETURN:
+                    return innermost or frame, frame, names, innermost is not None
+                innermost = innermost or frame
+            frame = frame.f_back
+        return innermost, None, (), innermost is not None
+
+    def flush(self, done_only=False):
+        """Names the unnamed traced values that finished stores put in variables."""
+        keep = []
+        for entry in self.pending:
+            frame, lasti, names, _ = entry
+            if done_only and frame.f_lasti == lasti:
+                keep.append(entry)
+                continue
+            values = frame.f_locals
+            for name in names:
+                value = values.get(name)
+                if type(value) is Tracer and value.node.name is None:
+                    value.node.name = name
+        self.pending = keep
+
+
+def _sweep(frame):
+    """Names the unnamed traced values in `frame`'s variables after them (`a, b = -x, y`
+    stores without an equation in between)."""
     for name, value in frame.f_locals.items():
         if type(value) is Tracer and value.node.name is None:
             value.node.name = name
 
 
-def _local_tracer(frame, event, arg):
-    if event == "line" or event == "return":
-        _name_locals(frame)
-    return _local_tracer
+class _Stack(threading.local):
+    def __init__(self):
+        self.namers: list[_Namer] = []
 
 
-def _global_tracer(frame, event, arg):
-    if is_user_file(frame.f_code.co_filename):
-        return _local_tracer
-    return None
+_stack = _Stack()
 
 
-@contextlib.contextmanager
-def variable_names():
-    """Within the block, traced values take the names of the locals holding them."""
-    if sys.gettrace() is not None:
-        yield
-        return
-    sys.settrace(_global_tracer)
-    try:
-        yield
-    finally:
-        sys.settrace(None)
+def note_equation(outs) -> None:
+    """Called for each new equation: names `outs` (its output Vars) after the variables
+    that the user's code stores them in."""
+    namers = _stack.namers
+    if namers:
+        namers[-1].note(outs)
+
+
+class variable_names:
+    """Within the block, traced values take the names of the variables they are stored in."""
+
+    def __enter__(self):
+        _stack.namers.append(_Namer(sys._getframe(1)))
+        return self
+
+    def __exit__(self, *exc):
+        namer = _stack.namers.pop()
+        namer.flush()
+        if namer.last_frame is not None:
+            _sweep(namer.last_frame)
+        namer.boundary = namer.last_frame = None

@@ -17,6 +17,7 @@ from . import primitives
 from .abstract import AbstractValue
 from .errors import TracingError, add_note_once
 from .ir import Eqn, Graph, Literal, Var
+from .naming import note_equation
 from .source import location_note, user_source
 from .tracer_value import Tracer
 
@@ -150,6 +151,7 @@ class GraphBuilder:
             raise
         outs = [Var(av) for av in (avals if prim.multiple_results else [avals])]
         self.eqns.append(Eqn(prim, atoms, params, outs, source))
+        note_equation(outs)  # the user's variable that stores the result will name it
         if prim.views and isinstance(atoms[0], Var) and _makes_views(atoms, outs):
             self.shares_memory.update([atoms[0].id] + [v.id for v in outs])
         tracers = [Tracer(self, v) for v in outs]

@@ -19,6 +19,8 @@ BENCHMARKS = [
     "while_1000_scalar",     # (f)
     "lstm_for_100_steps",    # (g)
     "grad_lstm_100_steps",   # (h)
+    "fresh_first_call_lstm_loop",  # (i)
+    "fresh_first_call_50_lines",   # (j)
 ]
 
 

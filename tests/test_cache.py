@@ -13,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import autograph as ag
+from autograph import conversion
+from autograph.signature import ArrayKey, PyKey
 from runtime import gpu_available
 
 
@@ -298,3 +300,31 @@ def test_instances_with_converted_methods_can_be_garbage_collected():
     del a
     gc.collect()
     assert ref() is None
+
+
+# -- typed keys; conversion before tracing ------------------------------------------------------
+
+def test_cache_keys_are_typed():
+    g = ag.convert(lambda x, k, model=None: x * k)
+    g(np.ones(3, np.float32), 2)
+    (key,) = g._cache
+    assert key.device == "cpu" and key.trees.names == ("x", "k", "model")
+    assert key.leaves == (ArrayKey(np.dtype(np.float32), (3,)), PyKey(int, 2), PyKey(type(None), None))
+    assert str(key.leaves[0]) == "float32[3]" and str(PyKey(float, repr(0.5))) == "0.5"
+
+
+def test_the_function_is_converted_when_convert_is_applied(monkeypatch):
+    def clipped_sum(x):
+        total = 0.0
+        for v in x:
+            if v > 0:
+                total += v
+        return total
+
+    g = ag.convert(clipped_sum)
+
+    def no_conversion(*args, **kwargs):
+        raise AssertionError("converted while tracing")
+    monkeypatch.setattr(conversion, "transformed", no_conversion)
+    x = np.array([1.0, -2.0, 3.0])
+    assert g(x) == clipped_sum(x) and g.trace_count == 1

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import Graph
-from ..tracer import GraphBuilder
+from ..tracing import trace_to_graph
 from .cotangents import as_tracer, differentiable, zeros
 from .linearize import linearize
 from .prune import prune
@@ -51,12 +51,16 @@ def grad_graph(graph: Graph, wrt, name: str | None = None) -> Graph:
         if selected:
             check_differentiable_input(var.aval, f"input {var.name or ''}".rstrip())
     check_scalar_output(graph.outputs[0].aval)
-    builder = GraphBuilder(name or f"grad_{graph.name}")
-    with builder:
-        inputs = [builder.new_input(v.aval, v.name) for v in graph.inputs]
-        outs, backward = linearize(graph, inputs, wrt)
+
+    def forward_and_backward(*inputs):
+        outs, backward = linearize(graph, list(inputs), wrt)
         seed = as_tracer(np.ones((), graph.outputs[0].aval.dtype))
         cts = backward([seed] + [None] * (len(outs) - 1))
         grads = [ct if ct is not None else zeros(v.aval, like=x)
                  for v, x, w, ct in zip(graph.inputs, inputs, wrt, cts) if w]
-    return prune(builder.build(outs + grads))
+        return outs + grads
+
+    traced = trace_to_graph(forward_and_backward, [v.aval for v in graph.inputs],
+                            name=name or f"grad_{graph.name}",
+                            input_names=[v.name for v in graph.inputs], is_output=None)
+    return prune(traced.graph)

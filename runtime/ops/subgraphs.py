@@ -14,6 +14,7 @@ import numpy as np
 from ..abstract import AbstractValue
 from ..ir import Graph, Literal, Var
 from ..tracer import GraphBuilder, Tracer, current_builder
+from ..tracing import trace_to_graph
 from ..tree import TreeDef, flatten
 
 
@@ -36,17 +37,12 @@ def trace_function(fn, args: tuple, name: str, names=None, input_avals=None) -> 
     `input_avals[i]`, where given, overrides which leaves become inputs and
     their types: an `AbstractValue` makes leaf i an input, None passes it as is.
     """
-    parent = current_builder()
-    builder = GraphBuilder(name, parent)
-    leaves, tree = flatten(args)
-    if input_avals is None:
-        input_avals = [x.aval if isinstance(x, Tracer) else None for x in leaves]
-    with builder:
-        inner = [x if av is None else builder.new_input(av, _name(x, names, i))
-                 for i, (x, av) in enumerate(zip(leaves, input_avals))]
-        out = fn(*tree.unflatten(inner))
-    out_leaves, out_tree = flatten(out)
-    return Traced(builder, out_leaves, out_tree)
+    leaves = flatten(args)[0]
+    traced = trace_to_graph(fn, args, name=name, parent=current_builder(),
+                            input_avals=input_avals,
+                            input_names=[_name(x, names, i) for i, x in enumerate(leaves)],
+                            build=False)
+    return Traced(traced.builder, traced.out_leaves, traced.out_tree)
 
 
 def _name(x, names, i):

@@ -1,0 +1,122 @@
+"""`trace_to_graph`: running a Python function on traced inputs and keeping its graph.
+
+Every "trace this function into a graph" goes through here: a graph
+function's trace, a gradient's, `grad_graph`'s and the subgraphs of `cond`
+and `while_loop`. It makes a `GraphBuilder` (a child of `parent`, whose values
+it may capture), makes inputs of the leaves of `args` that have an abstract
+value, runs the function, flattens what it returns, and builds the graph.
+
+>>> import numpy as np
+>>> from runtime import AbstractValue
+>>> traced = trace_to_graph(lambda x, k: (np.tanh(x) * k, "done"),
+...                         (AbstractValue((3,), np.float32), 2.0), name="scale")
+>>> print(traced.graph)
+graph scale(t0:f32[3]) {
+  t1:f32[3] = tanh t0
+  t2:f32[3] = multiply t1 2.0
+  return t2
+}
+>>> traced.out_tree.unflatten(traced.out_leaves)[1]
+'done'
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+
+import numpy as np
+
+from .abstract import AbstractValue
+from .ir import Graph
+from .naming import variable_names
+from .tracer import GraphBuilder
+from .tracer_value import Tracer
+from .tree import TreeDef, flatten
+
+
+@dataclasses.dataclass
+class Traced:
+    """A function traced into `builder`: its input Tracers and its flattened outputs.
+
+    `graph` is the built graph (None where `trace_to_graph` was asked not to
+    build: the caller finishes it with `builder.build(outputs)`).
+    """
+
+    builder: GraphBuilder
+    inputs: list
+    out_leaves: list
+    out_tree: TreeDef
+    graph: Graph | None = None
+
+    @property
+    def outputs(self) -> list:
+        """The leaves of the result that are traced values (the graph's outputs)."""
+        return [x for x in self.out_leaves if isinstance(x, Tracer)]
+
+
+def is_traced(x) -> bool:
+    """Traced values: the leaves a subgraph returns from its graph (the default)."""
+    return isinstance(x, Tracer)
+
+
+def is_array(x) -> bool:
+    """Traced values and NumPy arrays: the leaves a graph function returns from its graph."""
+    return isinstance(x, (Tracer, np.ndarray))
+
+
+def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = None,
+                   input_avals=None, input_names=None, variables=(), scope=None,
+                   name_values: bool = False, is_output=is_traced, build: bool = True) -> Traced:
+    """Traces `fn(*args)`; returns the `Traced` function, its graph built.
+
+    Args:
+      fn: the Python function; runs once, on Tracers in place of the inputs.
+      args: its arguments, nested; each leaf is an input where `input_avals`
+        gives it an abstract value, else passed as it is. By default traced
+        leaves (of `parent`'s graph) and `AbstractValue`s become inputs.
+      name: the graph's name.
+      parent: the builder of the enclosing graph (None: a root graph).
+      input_names: one name per leaf (None: the traced leaf's own name).
+      variables: `Variable`s whose resources the graph takes first, in order.
+      scope: `scope(builder, inputs)` gives a context manager to run `fn` in.
+      name_values: name values after the variables of the user's code
+        (`runtime.naming`).
+      is_output: which leaves of the result the graph returns (traced ones by
+        default; None for every leaf, Python scalars becoming literals).
+      build: False leaves the graph to the caller (`traced.builder.build`).
+    """
+    leaves, tree = flatten(args)
+    if input_avals is None:
+        input_avals = [_aval(x) for x in leaves]
+    builder = GraphBuilder(name, parent)
+    with builder:
+        for variable in variables:
+            builder.resource(variable)
+        inputs, inner = [], []
+        for i, (x, aval) in enumerate(zip(leaves, input_avals)):
+            if aval is None:
+                inner.append(x)
+                continue
+            given = input_names[i] if input_names is not None else None
+            tracer = builder.new_input(aval, given or _name(x))
+            inputs.append(tracer)
+            inner.append(tracer)
+        context = scope(builder, inputs) if scope is not None else contextlib.nullcontext()
+        with context, (variable_names() if name_values else contextlib.nullcontext()):
+            out = fn(*tree.unflatten(inner))
+        out_leaves, out_tree = flatten(out)
+    traced = Traced(builder, inputs, out_leaves, out_tree)
+    if build:
+        outputs = out_leaves if is_output is None else [x for x in out_leaves if is_output(x)]
+        traced.graph = builder.build(outputs)
+    return traced
+
+
+def _aval(x):
+    if isinstance(x, Tracer):
+        return x.aval
+    return x if isinstance(x, AbstractValue) else None
+
+
+def _name(x):
+    return x.node.name if isinstance(x, Tracer) else None
