@@ -27,6 +27,7 @@ from ..ops.control_flow import call_p, cond_p, while_p
 from ..ops.while_loop import while_loop
 from ..ops.while_primitive import split_while_operands, while_params
 from ..tracer import GraphBuilder, Tracer, current_builder
+from ..tracing import trace_to_graph
 from . import stack
 from .cotangents import carries_activity, differentiable, is_stack, new_var_like, zeros
 from .linearize import emit_graph, linearize, linearize_rules
@@ -45,16 +46,17 @@ def split(graph, args, active, ct_avals: dict):
     """
     forward = current_builder()
     outs, backward = linearize(graph, args, active)
-    builder = GraphBuilder(f"{graph.name}_vjp", forward)
-    with builder:
-        cts = [None] * len(graph.outputs)
-        for i, aval in ct_avals.items():
-            cts[i] = builder.new_input(aval, "ct")
+
+    def backward_pass(cts):
         in_cts = backward(cts)
-        results = [ct if ct is not None else zeros(v.aval, like=x)
-                   for v, x, a, ct in zip(graph.inputs, args, active, in_cts)
-                   if a and carries_activity(v.aval)]
-    backward_graph = prune(builder.build(results))
+        return [ct if ct is not None else zeros(v.aval, like=x)
+                for v, x, a, ct in zip(graph.inputs, args, active, in_cts)
+                if a and carries_activity(v.aval)]
+    n_out = len(graph.outputs)
+    traced = trace_to_graph(backward_pass, ([ct_avals.get(i) for i in range(n_out)],),
+                            name=f"{graph.name}_vjp", parent=forward, input_names=["ct"] * n_out,
+                            is_output=None)
+    builder, backward_graph = traced.builder, prune(traced.graph)
     assert not forward.captures, "a forward subgraph must be closed"
     read = reads(backward_graph)
     residuals = [(outer, inner) for outer, inner in builder.captures if inner.id in read]
@@ -205,14 +207,13 @@ def _linearize_while(args, active, **params):
 
 def _cond_with_counter(cond, n):
     """The loop condition taking the trip count and the stack after the carried values."""
-    builder = GraphBuilder("cond", current_builder())
-    with builder:
-        carry = [builder.new_input(v.aval, v.name) for v in cond.inputs[:n]]
-        builder.new_input(TRIPS, "trips")
-        builder.new_input(stack.STACK, "stack")
-        caps = [builder.new_input(v.aval, v.name) for v in cond.inputs[n:]]
-        (pred,) = emit_graph(cond, carry + caps)
-    return builder.build([pred])
+    avals = [v.aval for v in cond.inputs]
+    names = [v.name for v in cond.inputs]
+    traced = trace_to_graph(lambda carry, trips, saved, caps: emit_graph(cond, carry + caps),
+                            (avals[:n], TRIPS, stack.STACK, avals[n:]), name="cond",
+                            parent=current_builder(), is_output=None,
+                            input_names=names[:n] + ["trips", "stack"] + names[n:])
+    return traced.graph
 
 
 # -- call --------------------------------------------------------------------------------------
