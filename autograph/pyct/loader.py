@@ -13,6 +13,7 @@ import linecache
 import types
 
 import gast
+from gast.ast3 import GAstToAst3
 
 from .anno import Static, getanno
 from .source_map import register_source_map
@@ -21,24 +22,51 @@ _serial = itertools.count()
 FACTORY = "ag__create"
 
 
-def to_source(node) -> str:
-    """Python source for a gast tree, printed by `ast.unparse`."""
-    tree = gast.gast_to_ast(node)
+class _ToAst(GAstToAst3):
+    """gast to ast, each node keeping the origin its gast node was annotated with."""
+
+    def visit(self, node):
+        new = super().visit(node)
+        origin = getanno(node, Static.ORIGIN)
+        if origin is not None and isinstance(new, ast.AST):
+            new._ag_origin = origin
+        return new
+
+
+def _to_ast(node) -> ast.Module:
+    tree = _ToAst().visit(node)
     if not isinstance(tree, ast.Module):
         tree = ast.Module(body=[tree], type_ignores=[])
-    return ast.unparse(ast.fix_missing_locations(tree))
+    return ast.fix_missing_locations(tree)  # ast.unparse reads a def's lineno
 
 
-def source_map(converted_module, generated_source: str) -> dict:
-    """Generated line -> original (filename, line, function), pairing nodes of equal trees."""
+def to_source(node) -> str:
+    """Python source for a gast tree, printed by `ast.unparse`."""
+    return ast.unparse(_to_ast(node))
+
+
+def source_with_map(node) -> tuple[str, dict]:
+    """The source of a gast tree, and its map: generated line -> original (file, line, function)."""
+    source, mapping, _ = _printed(node)
+    return source, mapping
+
+
+def _printed(node) -> tuple[str, dict, ast.Module]:
+    """`source_with_map`, and the source parsed again (with the generated lines).
+
+    The parsed nodes are paired with the tree's, which printing and parsing
+    leave in the same order.
+    """
+    tree = _to_ast(node)
+    source = ast.unparse(tree)
+    parsed = ast.parse(source)
     mapping = {}
-    parsed = gast.parse(generated_source)
-    for original, reparsed in zip(gast.walk(converted_module), gast.walk(parsed)):
-        origin = getanno(original, Static.ORIGIN)
+    for original, reparsed in zip(ast.walk(tree), ast.walk(parsed)):
+        origin = getattr(original, "_ag_origin", None)
         line = getattr(reparsed, "lineno", None)
         if origin is not None and line is not None and line not in mapping:
             mapping[line] = origin
-    return mapping
+    return source, mapping, parsed
 
 
 def load(function_def, fn, origin_label: str):
@@ -62,11 +90,11 @@ def load(function_def, fn, origin_label: str):
                                                         annotation=None, type_comment=None))],
         decorator_list=[], returns=None, type_comment=None, type_params=[])
     module = gast.Module(body=[factory], type_ignores=[])
-    source = to_source(module)
+    source, mapping, parsed = _printed(module)
     filename = f"<autograph {fn.__name__} ({origin_label}) #{next(_serial)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    register_source_map(filename, source_map(module, source))
-    code = compile(source, filename, "exec")
+    register_source_map(filename, mapping)
+    code = compile(parsed, filename, "exec")
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     return factory_code, source, filename
 

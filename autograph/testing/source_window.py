@@ -19,7 +19,6 @@ from __future__ import annotations
 import inspect
 import os
 
-import gast
 
 from ..conversion import transformed
 from ..pyct import loader
@@ -40,8 +39,7 @@ def short_path(filename: str) -> str:
 def _converted(fn) -> list[tuple[int | None, str]]:
     """(user's line or None, text) for each line of `fn`'s converted source."""
     node = transformed(fn)
-    text = loader.to_source(node)
-    mapping = loader.source_map(gast.Module(body=[node], type_ignores=[]), text)
+    text, mapping = loader.source_with_map(node)
     return [(mapping.get(i, (None, None))[1], line)
             for i, line in enumerate(text.splitlines(), 1)]
 
