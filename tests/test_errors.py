@@ -1,6 +1,5 @@
 """Errors: what tracing and running report, and that the function survives them."""
 import re
-import sys
 import warnings
 
 import numpy as np
@@ -8,11 +7,6 @@ import pytest
 from locations import line_of
 
 import autograph as ag
-
-USER_NAMES = pytest.mark.skipif(
-    sys.gettrace() is not None,
-    reason="a trace function (coverage, a debugger) is installed, so traced values are "
-           "named t0, t1, ... instead of after the user's variables")
 
 
 
@@ -60,7 +54,6 @@ def as_array(x):
     (as_index, "first", "[first]"),
     (as_array, "doubled", "np.asarray(doubled)"),
 ])
-@USER_NAMES
 def test_traced_value_used_as_python_value_names_variable_and_line(fn, name, marker):
     f = ag.convert(fn, autograph=False)
     with pytest.raises(ag.TracingError) as info:
@@ -173,7 +166,6 @@ def by_mode(x, mode):
     return total * 2
 
 
-@USER_NAMES
 def test_failed_trace_does_not_count_and_function_still_works():
     f = ag.convert(by_mode)
     x = np.arange(4.0)

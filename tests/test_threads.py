@@ -3,7 +3,6 @@
 A barrier releases all threads together; no sleeps. Each thread records its
 result and any exception; the main thread checks them against the eager oracle.
 """
-import sys
 import threading
 
 import numpy as np
@@ -12,11 +11,6 @@ import pytest
 import autograph as ag
 
 N_THREADS = 8
-USER_NAMES = pytest.mark.skipif(
-    sys.gettrace() is not None,
-    reason="a trace function (coverage, a debugger) is installed, so traced values are "
-           "named t0, t1, ... instead of after the user's variables")
-
 
 def run_threads(n, work):
     """Runs `work(i)` in `n` threads released together; returns results, re-raises errors."""
@@ -86,7 +80,6 @@ def test_dtype_signatures_from_many_threads():
         assert got.dtype == want.dtype and got == want
 
 
-@USER_NAMES
 def test_different_functions_trace_concurrently_with_correct_names():
     def make(k):
         def f(x):
