@@ -2,49 +2,43 @@
 
 The source is read, parsed and rewritten when the graph function is made,
 outside tracing; tracing then only runs the converted function. What the
-user sees is unchanged: a `ConversionWarning` (source that cannot be read)
-is issued at the first trace, where the call that needs the function is, and
-an unsupported construct (`ConversionError`) is raised by the first trace,
-as by every one after it.
+user sees is unchanged: a function that cannot be converted is left to its
+first trace, which warns (`ConversionWarning`, source that cannot be read) or
+raises (`ConversionError`) there, as it did before; a function whose code
+or `autograph` setting changed since decoration is converted again.
 """
 from __future__ import annotations
 
 import types
-import warnings
 
-from runtime.source import user_stacklevel
-
-from .conversion import convert_function
+from .conversion import convert_function, convert_quietly
 from .operators import converted_call
 
 
 class ConvertedAhead:
-    """What tracing calls for `fn`: converted now, its warnings kept for the first trace."""
+    """What tracing calls for `fn`, converted now where that succeeds quietly."""
 
-    __slots__ = ("function", "_target", "_warnings")
+    __slots__ = ("function", "autograph", "_code", "_target")
 
     def __init__(self, fn, autograph: bool = True):
         self.function = fn
-        self._target = None
-        self._warnings = ()
-        if not autograph or getattr(fn, "_ag_method", False):
-            self._target = fn  # a method's own wrapper converts the method it calls
-        elif not isinstance(fn, types.FunctionType):
-            self._target = lambda *args, **kwargs: converted_call(fn, args, kwargs)
-        else:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                try:
-                    self._target = convert_function(fn)
-                except Exception:  # noqa: BLE001  raised again by the first trace
-                    self._target = None
-            self._warnings = tuple(caught)
+        self.autograph = autograph
+        self._code = getattr(fn, "__code__", None)
+        self._target = self._convert()
 
-    def target(self):
-        """The function to trace; the first call issues the warnings of the conversion."""
-        pending, self._warnings = self._warnings, ()
-        for caught in pending:
-            warnings.warn(caught.message, caught.category, stacklevel=user_stacklevel())
+    def _convert(self):
+        fn = self.function
+        if not self.autograph or getattr(fn, "_ag_method", False):
+            return fn  # a method's own wrapper converts the method it calls
+        if not isinstance(fn, types.FunctionType):
+            return lambda *args, **kwargs: converted_call(fn, args, kwargs)
+        return convert_quietly(fn)
+
+    def target(self, autograph: bool | None = None):
+        """The function to trace (converting `fn` now if that could not be done ahead)."""
+        if (autograph is not None and autograph != self.autograph) or \
+                getattr(self.function, "__code__", None) is not self._code:
+            self.__init__(self.function, self.autograph if autograph is None else autograph)
         if self._target is None:
-            return convert_function(self.function)  # raises the conversion's error again
+            return convert_function(self.function)  # warns, or raises the conversion's error
         return self._target

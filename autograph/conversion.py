@@ -28,8 +28,9 @@ class ConversionWarning(UserWarning):
     """A function could not be converted and is traced as it is."""
 
 
-_by_code: dict = {}                          # code object -> [factory code, def node or source]
-_by_function = weakref.WeakKeyDictionary()   # function -> converted function (or itself)
+_by_code: dict = {}                          # code object -> code of its converted factory
+_sources: dict = {}                          # code object -> converted source (for to_code)
+_by_function = weakref.WeakKeyDictionary()   # function -> (its code, converted function or itself)
 _UNSUPPORTED = {
     gast.Yield: "`yield` (generators)", gast.YieldFrom: "`yield from` (generators)",
     gast.Await: "`await`", gast.AsyncFor: "`async for`", gast.AsyncWith: "`async with`",
@@ -83,35 +84,60 @@ def transformed(fn, stages=None):
 
 
 def _conversion(fn):
-    entry = _by_code.get(fn.__code__)
-    if entry is None:
+    """The code of the factory that makes `fn` converted (converted once per code object)."""
+    factory_code = _by_code.get(fn.__code__)
+    if factory_code is None:
         node = transformed(fn)
         origin = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
-        factory_code, source, _ = loader.load(node, fn, origin)
-        entry = _by_code[fn.__code__] = [factory_code, node]  # printed when asked for
-    return entry
+        factory_code = _by_code[fn.__code__] = loader.load(node, fn, origin)[0]
+    return factory_code
 
 
 def convert_function(fn):
     """`fn` with its control flow converted; `fn` itself where it cannot be read."""
-    converted = _by_function.get(fn)
+    converted = _cached(fn)
     if converted is None:
         try:
-            factory_code, _ = _conversion(fn)
-            converted = loader.instantiate(factory_code, fn, operators)
+            converted = loader.instantiate(_conversion(fn), fn, operators)
         except SourceUnavailable as why:
             warnings.warn(f"{fn.__qualname__} is traced without converting its control "
                           f"flow: {why}", ConversionWarning, stacklevel=user_stacklevel())
             converted = fn
-        _by_function[fn] = converted
+        _by_function[fn] = (fn.__code__, converted)
     return converted
 
 
+def convert_quietly(fn):
+    """`convert_function(fn)` where `fn` converts without a warning or an error, else None.
+
+    `ag.convert` converts ahead of the first call with it; a function that cannot
+    be converted is left to that call, which reports why at the user's line.
+    """
+    converted = _cached(fn)
+    if converted is None:
+        try:
+            factory_code = _conversion(fn)
+        except Exception:  # noqa: BLE001  (reported by the first call)
+            return None
+        converted = loader.instantiate(factory_code, fn, operators)
+        _by_function[fn] = (fn.__code__, converted)
+    return converted
+
+
+def _cached(fn):
+    """The converted `fn`, unless its code was replaced since it was converted."""
+    code, converted = _by_function.get(fn, (None, None))
+    return converted if code is fn.__code__ else None
+
+
 def to_code(fn) -> str:
-    """The converted source of `fn`, as a string of valid Python."""
+    """The converted source of `fn`, as a string of valid Python.
+
+    Converted again to print it: the trees of converted functions are not kept.
+    """
     fn = getattr(fn, "python_function", fn)
     fn = getattr(fn, "__func__", fn)
-    entry = _conversion(fn)
-    if not isinstance(entry[1], str):
-        entry[1] = loader.to_source(entry[1])
-    return entry[1] + "\n"
+    source = _sources.get(fn.__code__)
+    if source is None:
+        source = _sources[fn.__code__] = loader.to_source(transformed(fn))
+    return source + "\n"

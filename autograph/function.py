@@ -170,7 +170,7 @@ class GraphFunction:
             return target(*args, **kwargs)
 
         try:
-            target = self._conversion.target()
+            target = self._conversion.target(self.autograph)
             traced = trace_to_graph(call, tuple(sig.leaves), name=self.__name__,
                                     input_avals=avals, input_names=names, scope=scope,
                                     name_values=True, is_output=is_array)

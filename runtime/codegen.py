@@ -195,8 +195,12 @@ def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=()):
 
 
 def _forget_dead_sources():
-    while _dead_sources:
-        linecache.cache.pop(_dead_sources.pop(), None)
+    while True:
+        try:
+            filename = _dead_sources.pop()  # atomic: threads may compile at once
+        except IndexError:
+            return
+        linecache.cache.pop(filename, None)
 
 
 def _error_noter(filename, gen, graph_name):

@@ -207,3 +207,41 @@ def test_function_defined_by_exec_keeps_python_control_flow():
     with pytest.warns(ConversionWarning, match="branchy_exec"):
         with pytest.raises(ag.TracingError):
             ag.convert(fn)(np.float64(1.0))
+
+
+def test_a_warning_of_a_function_decorated_but_never_called_reaches_its_first_caller():
+    """`ag.convert` converts ahead only where that is quiet: the warning is not used up."""
+    helper = _exec_function("def helper_exec(x):\n    return x * 3\n", "helper_exec")
+    ag.convert(helper)                               # decorated, never called
+
+    @ag.convert
+    def outer(x):
+        return helper(x) + 1
+
+    with pytest.warns(ConversionWarning, match="helper_exec"):
+        assert outer(np.float64(1.0)) == 4.0
+
+
+# -- conversion ahead of the first call -------------------------------------------------------
+
+def _branchy(x):
+    if x > 0:
+        return x * 2
+    return x - 1
+
+
+def test_autograph_switched_off_after_decoration_is_honoured():
+    g = ag.convert(_branchy)
+    assert g(np.float64(3.0)) == 6.0
+    h = ag.convert(_branchy)
+    h.autograph = False
+    with pytest.raises(ag.TracingError):             # an `if` on a traced value, unconverted
+        h(np.float64(3.0))
+
+
+def test_code_replaced_after_decoration_is_converted_again():
+    def body(x):
+        return x * 2
+    g = ag.convert(body)
+    body.__code__ = (lambda x: x * 7).__code__
+    np.testing.assert_array_equal(g(np.ones(2)), np.full(2, 7.0))

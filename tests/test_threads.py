@@ -9,8 +9,11 @@ import numpy as np
 import pytest
 
 import autograph as ag
+import runtime
+from runtime import AbstractValue, GraphBuilder
 
 N_THREADS = 8
+
 
 def run_threads(n, work):
     """Runs `work(i)` in `n` threads released together; returns results, re-raises errors."""
@@ -128,3 +131,19 @@ def test_errors_in_one_thread_do_not_disturb_the_others():
             assert got == "failed"
         else:
             np.testing.assert_array_equal(got, [6.0, 22.0])
+
+
+def test_graphs_compiled_and_dropped_in_many_threads():
+    """Each compiled graph's source leaves linecache after the graph dies, whichever
+    thread compiles next; threads doing so together must not trip over each other."""
+    with GraphBuilder("tiny") as builder:
+        x = builder.new_input(AbstractValue((2,), np.float64), "x")
+        y = x + 1.0
+    graph = builder.build([y])
+
+    def work(i):
+        for _ in range(300):
+            fn = runtime.compile_graph(graph, runtime.get_backend("cpu"))
+            del fn
+        return i
+    assert run_threads(N_THREADS, work) == list(range(N_THREADS))
