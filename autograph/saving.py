@@ -39,7 +39,9 @@ from .function import ConcreteFunction, GraphFunction
 from .saved_files import LoadError, npz_arrays, npz_bytes, read_folder, write_folder
 from .signature import PyKey, flatten_call, is_array_key, leaf_key
 
-FORMAT, VERSION = "autograph.saved_function", 1
+# Version 2: a `while_loop` keeps its operand counts in its params. Version 1
+# folders still load (`runtime.serialization` derives the counts).
+FORMAT, VERSION = "autograph.saved_function", 2
 
 
 def save(f, path, *specs, signatures=None) -> None:
