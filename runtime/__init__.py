@@ -5,7 +5,9 @@ from .backend import Backend, get_backend, gpu_available
 from .codegen import compile_graph
 from .errors import AutographError, TracingError
 from .ir import Eqn, Graph, Literal, Var
-from .ops.control_flow import call, cond, while_loop
+from .ops.call import call
+from .ops.control_flow import cond
+from .ops.while_loop import while_loop
 from .ops.introspection import dynamic_shape
 from .tracer import GraphBuilder, Tracer, bind, current_builder
 

@@ -16,7 +16,8 @@ iteration:
 from __future__ import annotations
 
 from . import primitives
-from .ops.control_flow import cond_p, while_p
+from .ops.control_flow import cond_p
+from .ops.while_primitive import while_p
 from .ops.while_primitive import split_while_operands
 
 

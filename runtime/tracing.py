@@ -48,6 +48,11 @@ class Traced:
     out_tree: TreeDef
     graph: Graph | None = None
 
+    def finish(self, keep) -> Graph:
+        """Builds the graph returning the output leaves at positions `keep`."""
+        self.graph = self.builder.build([self.out_leaves[i] for i in keep])
+        return self.graph
+
     @property
     def outputs(self) -> list:
         """The leaves of the result that are traced values (the graph's outputs)."""

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from runtime import AbstractValue, GraphBuilder, compile_graph, get_backend, primitives, while_loop
-from runtime.ops.control_flow import while_p
+from runtime.ops.while_primitive import while_p
 from runtime.serialization import graph_from_data, graph_to_data
 from runtime.verify import verify
 

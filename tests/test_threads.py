@@ -6,7 +6,6 @@ result and any exception; the main thread checks them against the eager oracle.
 import threading
 
 import numpy as np
-import pytest
 
 import autograph as ag
 import runtime

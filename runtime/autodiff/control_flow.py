@@ -23,9 +23,10 @@ import numpy as np
 from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
 from ..ir import Graph, Literal
-from ..ops.control_flow import call_p, cond_p, while_p
+from ..ops.call import call_p
+from ..ops.control_flow import cond_p
 from ..ops.while_loop import while_loop
-from ..ops.while_primitive import split_while_operands, while_params
+from ..ops.while_primitive import split_while_operands, while_p, while_params
 from ..tracer import GraphBuilder, Tracer, current_builder
 from ..tracing import trace_to_graph
 from . import stack

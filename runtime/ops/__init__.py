@@ -1,16 +1,19 @@
 """The primitives, one module per family; importing this package fills the tables."""
-from . import (  # noqa: F401  # noqa: F401
+from . import (  # noqa: F401
+    call,
     control_flow,
-    creation,  # noqa: F401
-    effects,  # noqa: F401
-    elementwise,  # noqa: F401
-    indexing,  # noqa: F401
+    creation,
+    effects,
+    elementwise,
+    indexing,
     introspection,
     joining,
-    linalg,  # noqa: F401
+    linalg,
     py_function,
-    reductions,  # noqa: F401
+    reductions,
     shape_ops,
-    sorting,  # noqa: F401
+    sorting,
     state,
+    while_loop,
+    while_primitive,
 )

@@ -127,6 +127,3 @@ def _unify_dtypes(a_graph, b_graph, names):
                 f"and {b.aval.dtype} in the other{location_note(user_source())}; "
                 f"cast one of them so that both agree")
 
-
-from .call import call, call_p  # noqa: E402,F401
-from .while_loop import while_loop, while_p  # noqa: E402,F401  (re-exported)

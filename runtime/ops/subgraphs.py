@@ -7,28 +7,13 @@ inputs by `GraphBuilder`.
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from ..abstract import AbstractValue
 from ..ir import Graph, Literal, Var
-from ..tracer import GraphBuilder, Tracer, current_builder
-from ..tracing import trace_to_graph
-from ..tree import TreeDef, flatten
-
-
-@dataclasses.dataclass
-class Traced:
-    """A function traced on abstract arguments, not yet finished into a Graph."""
-
-    builder: GraphBuilder
-    out_leaves: list
-    out_tree: TreeDef
-
-    def finish(self, keep) -> Graph:
-        """The graph returning the output leaves at positions `keep`."""
-        return self.builder.build([self.out_leaves[i] for i in keep])
+from ..tracer import Tracer, current_builder
+from ..tracing import Traced, trace_to_graph
+from ..tree import flatten
 
 
 def trace_function(fn, args: tuple, name: str, names=None, input_avals=None) -> Traced:
@@ -36,13 +21,13 @@ def trace_function(fn, args: tuple, name: str, names=None, input_avals=None) -> 
 
     `input_avals[i]`, where given, overrides which leaves become inputs and
     their types: an `AbstractValue` makes leaf i an input, None passes it as is.
+    The graph is left unbuilt: `Traced.finish(keep)` picks the outputs to keep.
     """
     leaves = flatten(args)[0]
-    traced = trace_to_graph(fn, args, name=name, parent=current_builder(),
-                            input_avals=input_avals,
-                            input_names=[_name(x, names, i) for i, x in enumerate(leaves)],
-                            build=False)
-    return Traced(traced.builder, traced.out_leaves, traced.out_tree)
+    return trace_to_graph(fn, args, name=name, parent=current_builder(),
+                          input_avals=input_avals,
+                          input_names=[_name(x, names, i) for i, x in enumerate(leaves)],
+                          build=False)
 
 
 def _name(x, names, i):
