@@ -33,7 +33,7 @@ The rules of higher-order primitives (those holding subgraphs in their params):
   statements in `runtime.codegen` (real `if` and `while`), instead of a call.
 - `load_rules[p](params) -> params`: completes params read by
   `runtime.serialization` (older saved graphs lack some); `save_rules[p](eqn)`
-  raises where an equation cannot be saved.
+  says why an equation cannot be saved (None where it can).
 - `hidden_params[p]`: names of params that printing leaves out (bookkeeping
   the subgraphs already show).
 """

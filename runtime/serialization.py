@@ -36,7 +36,6 @@ from . import primitives
 from .abstract import AbstractValue, ResourceType
 from .ir import Eqn, Graph, Literal, SourceInfo, Var
 from .ops.indexing import Dyn
-from .ops.py_function import py_function_p
 from .tree import TreeDef
 
 
@@ -146,9 +145,12 @@ def graph_to_data(graph: Graph, constants: dict, numbering: _Numbering | None = 
         data["consts"].append([number(var), type_to_text(var.aval), key])
     for eqn in graph.eqns:
         where = f"equation {eqn.primitive.name} of graph {graph.name!r}"
-        refuse = primitives.save_rules.get(eqn.primitive)
-        if refuse is not None:
-            refuse(eqn, graph)
+        refusal = primitives.save_rules.get(eqn.primitive)
+        why = refusal(eqn) if refusal is not None else None
+        if why is not None:
+            raise SerializationError(
+                f"graph {graph.name!r} calls {eqn.primitive.name}"
+                f"{f' (at {eqn.source})' if eqn.source else ''}: {why}")
         entry = {"op": eqn.primitive.name,
                  "in": [_atom_to_data(a, number) for a in eqn.inputs],
                  "out": [[number(v), type_to_text(v.aval)] for v in eqn.outputs]}
@@ -162,17 +164,6 @@ def graph_to_data(graph: Graph, constants: dict, numbering: _Numbering | None = 
         data["eqns"].append(entry)
     data["outputs"] = [_atom_to_data(a, number) for a in graph.outputs]
     return data
-
-
-def _refuse_py_function(eqn, graph):
-    raise SerializationError(
-        f"graph {graph.name!r} calls py_function "
-        f"{getattr(eqn.params['fn'], '__name__', '?')!r}"
-        f"{f' (at {eqn.source})' if eqn.source else ''}: arbitrary Python cannot be "
-        f"exported; compute it with NumPy operations instead")
-
-
-primitives.save_rules[py_function_p] = _refuse_py_function
 
 
 def _subgraph_to_data(graph: Graph, constants, number: _Numbering) -> dict:

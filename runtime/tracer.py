@@ -86,7 +86,7 @@ class GraphBuilder:
             return self._lift(x)
         if isinstance(x, _PYTHON_SCALARS) or isinstance(x, np.generic):
             return Literal(x)
-        if getattr(type(x), "_is_ag_variable", False):  # a Variable as an operand: a read
+        if hasattr(type(x), "__ag_read__"):  # a Variable as an operand: a read
             return self.add_eqn(self.read_variable_p, [self.resource(x)], {}).node
         return self.const(x)
 

@@ -39,8 +39,6 @@ from .variable_text import variable_text
 class Variable:
     """Mutable state: `Variable(initial_value, dtype=None, name=None, trainable=True)`."""
 
-    _is_ag_variable = True
-
     def __init__(self, initial_value, dtype=None, name: str | None = None,
                  trainable: bool = True):
         value = concrete_initial_value(initial_value)

@@ -21,7 +21,7 @@ def _template(values):
         if isinstance(value, Tracer):
             parts.append(len(operands))
             operands.append(value)
-        elif getattr(type(value), "_is_ag_variable", False):
+        elif hasattr(type(value), "__ag_read__"):  # a Variable
             parts.append(("variable", len(operands), value.name))
             operands.append(value.read_value())
         else:

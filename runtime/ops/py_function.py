@@ -45,6 +45,9 @@ def _kernel(xp, fn, in_tree, out_tree, out_avals):
 
 py_function_p = primitives.define("py_function", _abstract_eval, _kernel,
                                   multiple_results=True, effectful=True)
+primitives.save_rules[py_function_p] = lambda eqn: (
+    f"its Python function {getattr(eqn.params['fn'], '__name__', '?')!r} cannot be "
+    f"exported; compute it with NumPy operations instead")
 
 
 def py_function(fn, *args, out):
