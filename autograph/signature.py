@@ -7,9 +7,11 @@ become graph inputs; every other Python value a `PyKey` (type and value) or,
 where it is unhashable or hashed by identity, an `ObjectKey`, since it is
 frozen into the graph. A `CacheKey` adds the device and the structure. Keys
 are named tuples, hashed and compared in C (the slow call path looks one up
-on every call); keys of two kinds never compare equal, as their second
-fields differ in kind (a shape tuple; a hashable value, never a tuple, since
-tuples are flattened; an identity).
+on every call). Keys of two kinds never compare equal: a named tuple compares
+as a plain tuple, but an `ArrayKey`'s dtype equals no Python type (NumPy
+would take a type for the object dtype, which arrays here never have: tracing
+refuses them) and its shape is a tuple, which a `PyKey`'s value and an
+`ObjectKey`'s identity are not (tuples are flattened).
 
 >>> sig = flatten_call(inspect.signature(lambda x, k=2: x), (np.ones(3),), {}, {})
 >>> sig.cache_key("cpu").leaves
