@@ -64,7 +64,6 @@ class GraphFunction:
         self._conversion = ConvertedAhead(fn, autograph)
         self._traces = TraceCache()
         self._fast = self._traces.fast       # the short path's table (TraceCache.fast)
-        self._cache = self._traces.entries   # CacheKey -> ConcreteFunction
         self._positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                                for p in self._signature.parameters.values())
         self._variable_policy = FirstTraceCreates(self.__qualname__)
@@ -197,7 +196,7 @@ class GraphFunction:
     def variables(self) -> list:
         """The variables that the traced graphs use, each once, in the order first used."""
         found = {}
-        for concrete in list(self._cache.values()):
+        for concrete in self._traces.values():
             for variable in concrete.variables:
                 found.setdefault(id(variable), variable)
         return list(found.values())

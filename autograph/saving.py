@@ -67,7 +67,7 @@ def save(f, path, *specs, signatures=None) -> None:
         concretes = [f.get_concrete_function(*(s if isinstance(s, tuple) else (s,)))
                      for s in signatures]
     else:
-        concretes = list(dict.fromkeys(f._cache.values()))
+        concretes = list(dict.fromkeys(f._traces.values()))
     if not concretes:
         raise ValueError(f"{f.__qualname__} has no traced signature to save: call it first or "
                          f"pass the specs to save (ag.save(f, path, ag.TensorSpec(...)))")

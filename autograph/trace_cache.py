@@ -59,6 +59,7 @@ class TraceCache:
         return None
 
     def values(self) -> list:
+        """The traced graphs (a copy: other threads may trace meanwhile)."""
         return list(self.entries.values())
 
 

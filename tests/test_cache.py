@@ -307,7 +307,7 @@ def test_instances_with_converted_methods_can_be_garbage_collected():
 def test_cache_keys_are_typed():
     g = ag.convert(lambda x, k, model=None: x * k)
     g(np.ones(3, np.float32), 2)
-    (key,) = g._cache
+    (key,) = g._traces.entries
     assert key.device == "cpu" and key.trees.names == ("x", "k", "model")
     assert key.leaves == (ArrayKey(np.dtype(np.float32), (3,)), PyKey(int, 2), PyKey(type(None), None))
     assert str(key.leaves[0]) == "float32[3]" and str(PyKey(float, repr(0.5))) == "0.5"

@@ -159,7 +159,7 @@ def test_memory_stays_bounded_when_models_come_and_go():
     for i in range(30):
         step(Dense(2), np.full((2, 3), i, np.float32))
     assert live(Dense) == before
-    assert len(step._cache) == 0 and len(step._fast) == 0
+    assert len(step._traces.entries) == 0 and len(step._fast) == 0
 
 
 def test_a_graph_whose_variable_was_deleted_says_so():
