@@ -349,7 +349,7 @@ def _corpus_cases():
             yield pytest.param(fn, arg_tuples, id=f"{module}.{fn.__name__}")
 
 
-@pytest.mark.parametrize("fn, arg_tuples", _corpus_cases())
+@pytest.mark.parametrize("fn, arg_tuples", list(_corpus_cases()))
 def test_every_corpus_function_survives_save_and_load(fn, arg_tuples, tmp_path, capsys):
     """Each graph of the corpus, written and read back, computes what the original graph does."""
     f = ag.convert(fn)
