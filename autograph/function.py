@@ -7,6 +7,9 @@ converted function into a graph (`runtime.tracing.trace_to_graph`, under the
 variable-creation policy of `variable_policy.py`) and compiles it into a
 `ConcreteFunction`. A hit with plain NumPy arrays as positional arguments
 takes a short path: one dict lookup, then the graph's compiled code.
+With `reduce_retracing`, a relaxed trace (unknown dims) that fails falls
+back to the call's exact shapes. Every trace is recorded in the trace log
+(`trace_log.py`); `RetracingWarning` comes once per argument that changed.
 """
 from __future__ import annotations
 
