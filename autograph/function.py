@@ -27,6 +27,7 @@ from runtime.backend import get_backend
 from runtime.source import note_original_location, user_stacklevel
 from runtime.tracing import is_array, trace_to_graph
 
+from . import trace_log
 from .ahead import ConvertedAhead
 from .concrete import ConcreteFunction
 from .device import current_device
@@ -40,7 +41,6 @@ from .signature import (
     param_specs_of,
 )
 from .specs import TensorSpec
-from . import trace_log
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates
 

@@ -17,7 +17,8 @@ with the `logging` module:
 >>> _ = f(np.ones(3, np.float32), 2)
 autograph: traced <lambda> (trace 1) for (x: float32[3], n=2) on cpu: a new function
 >>> _ = f(np.ones(4, np.float32), 2)
-autograph: traced <lambda> (trace 2) for (x: float32[4], n=2) on cpu: argument 'x' changed from float32[3] to float32[4]
+autograph: traced <lambda> (trace 2) for (x: float32[4], n=2) on cpu:
+    argument 'x' changed from float32[3] to float32[4]
 >>> logging.getLogger("autograph").removeHandler(handler)
 >>> logging.getLogger("autograph").setLevel(logging.NOTSET)
 """

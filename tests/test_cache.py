@@ -469,5 +469,7 @@ def test_the_trace_log_records_evictions(caplog, monkeypatch):
     assert dropped == [
         f"autograph: distinct_python_ints dropped its graph for (x: float64[2], n={n}): "
         f"its cache keeps {MAX_ENTRIES}" for n in (0, 1)]
-    retraced = [r.getMessage() for r in caplog.records if "trace 66" in r.getMessage()]
-    assert len(retraced) == 1 and "changed value from 64 to 65" in retraced[0]
+    last = [r.getMessage() for r in caplog.records
+            if f"(trace {MAX_ENTRIES + 2})" in r.getMessage()]
+    assert len(last) == 1
+    assert f"changed value from {MAX_ENTRIES} to {MAX_ENTRIES + 1}" in last[0]
