@@ -7,6 +7,9 @@ converted function into a graph (`runtime.tracing.trace_to_graph`, under the
 variable-creation policy of `variable_policy.py`) and compiles it into a
 `ConcreteFunction`. A hit with plain NumPy arrays as positional arguments
 takes a short path: one dict lookup, then the graph's compiled code.
+With `reduce_retracing`, a relaxed trace (unknown dims) that fails falls
+back to the call's exact shapes. Every trace is recorded in the trace log
+(`trace_log.py`); `RetracingWarning` comes once per argument that changed.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from runtime.backend import get_backend
 from runtime.source import note_original_location, user_stacklevel
 from runtime.tracing import is_array, trace_to_graph
 
+from . import trace_log
 from .ahead import ConvertedAhead
 from .concrete import ConcreteFunction
 from .device import current_device
@@ -31,7 +35,7 @@ from .device import state as device_state
 from .signature import (
     CacheKey,
     CallSignature,
-    describe_change,
+    describe_changes,
     flatten_call,
     is_array_key,
     param_specs_of,
@@ -68,7 +72,8 @@ class GraphFunction:
                                for p in self._signature.parameters.values())
         self._variable_policy = FirstTraceCreates(self.__qualname__)
         self._lock = threading.RLock()
-        self._last_sig: CallSignature | None = None
+        self._last_sig: tuple[CallSignature, str] | None = None   # and its device
+        self._warned: set[str] = set()   # the arguments a RetracingWarning named
         self._bound_instances: dict = {}
         self.trace_count = 0
 
@@ -125,11 +130,22 @@ class GraphFunction:
                 concrete = self._traces.get(key)
                 if concrete is None:
                     concrete = self._relaxed_match(key, sig) or self._trace(sig, key.device)
-                    self._traces.remember(key, concrete, sig, self._positional)
+                    self._remember(key, concrete, sig)
         return concrete
 
+    def _remember(self, key: CacheKey, concrete, sig: CallSignature | None = None):
+        for evicted in self._traces.remember(key, concrete, sig, self._positional):
+            trace_log.evicted(self.__qualname__, evicted.trees, evicted.leaves,
+                              self._traces.max_entries)
+
     def _relaxed_match(self, key: CacheKey, sig: CallSignature):
-        """With `reduce_retracing`, a graph with unknown dims for shapes that vary."""
+        """With `reduce_retracing`, a graph with unknown dims for shapes that vary.
+
+        A relaxed trace that fails (Python code that needs a dimension, like
+        `range(x.shape[0])`, meets `None`) is abandoned: the call, and later
+        ones that fit the same relaxed key, trace their exact shapes, whose
+        errors (if any) surface as they would without `reduce_retracing`.
+        """
         if not self.reduce_retracing:
             return None
         relaxed = self._traces.relaxed_key(key)
@@ -137,8 +153,14 @@ class GraphFunction:
             return None
         concrete = self._traces.get(relaxed)
         if concrete is None:
-            concrete = self._trace(sig, key.device, relaxed.leaves)
-            self._traces.remember(relaxed, concrete)
+            try:
+                concrete = self._trace(sig, key.device, relaxed.leaves)
+            except Exception as error:
+                self._traces.abandon(relaxed)
+                trace_log.relaxed_fallback(self.__qualname__, relaxed.trees, relaxed.leaves,
+                                           error)
+                return None
+            self._remember(relaxed, concrete)
         return concrete
 
     # -- tracing -----------------------------------------------------------
@@ -148,7 +170,17 @@ class GraphFunction:
         concrete = self._variable_policy.trace(
             lambda allowed: self._trace_once(sig, device, keys, allowed))
         self.trace_count += 1
-        self._warn_if_retracing(sig.without_values())
+        sig = sig.without_values()
+        previous, self._last_sig = self._last_sig, (sig, device)
+        if previous is None:
+            changes, why = {}, "a new function"
+        else:
+            changes = describe_changes(previous[0], sig)
+            why = ("; ".join(changes.values()) or
+                   ("the device changed" if previous[1] != device else
+                    "the same signature again: its graph was dropped from the cache"))
+        trace_log.traced(self.__qualname__, self.trace_count, sig.trees, keys, device, why)
+        self._warn_if_retracing(changes, why)
         return concrete
 
     def _trace_once(self, sig, device, keys, allow_variables: bool):
@@ -182,15 +214,24 @@ class GraphFunction:
                                     [variable for variable, _ in builder.resources])
         return concrete, bool(scopes[0].created)
 
-    def _warn_if_retracing(self, sig):
-        previous, self._last_sig = self._last_sig, sig
-        if self.trace_count > RETRACE_WARNING_AFTER and previous is not None:
-            warnings.warn(
-                f"{self.__qualname__} was traced {self.trace_count} times; this time "
-                f"because {describe_change(previous, sig)}. Tracing is slow: pass arrays "
-                f"rather than changing Python values, give an input_signature with None "
-                f"dimensions, or use reduce_retracing=True", RetracingWarning,
-                stacklevel=user_stacklevel())
+    def _warn_if_retracing(self, changes: dict, why: str):
+        """Warns after `RETRACE_WARNING_AFTER` traces, once per argument that changed.
+
+        The text holds no count, so Python's warning filter shows it once per
+        call site; the trace log counts every trace.
+        """
+        if self.trace_count <= RETRACE_WARNING_AFTER:
+            return
+        arguments = set(changes) or {why}
+        if arguments <= self._warned:
+            return
+        self._warned |= arguments
+        warnings.warn(
+            f"{self.__qualname__} was traced more than {RETRACE_WARNING_AFTER} times; this "
+            f"time because {why}. Tracing is slow: pass arrays rather than changing Python "
+            f"values, give an input_signature with None dimensions, or use "
+            f"reduce_retracing=True (the 'autograph' logger counts traces at INFO)",
+            RetracingWarning, stacklevel=user_stacklevel())
 
     @property
     def variables(self) -> list:

@@ -256,24 +256,32 @@ def flatten_call(signature: inspect.Signature, args, kwargs, param_specs: dict,
 
 
 def describe_change(old: CallSignature, new: CallSignature) -> str:
-    """What differs between two calls, for the retracing warning."""
+    """What differs between two calls, for the retracing warning and the trace log."""
+    return "; ".join(describe_changes(old, new).values()) or "the device changed"
+
+
+def describe_changes(old: CallSignature, new: CallSignature) -> dict[str, str]:
+    """What differs between two calls, by the label of each argument that changed.
+
+    A change of structure is keyed by the empty label; equal keys give `{}`.
+    """
     if old.trees != new.trees:
-        return (f"the structure of the arguments changed from {old.trees.trees} to "
-                f"{new.trees.trees}")
-    changes = []
+        return {"": f"the structure of the arguments changed from {old.trees.trees} to "
+                    f"{new.trees.trees}"}
+    changes = {}
     for label, a, b in zip(new.labels, old.keys, new.keys):
         if a == b:
             continue
         if is_array_key(a) and is_array_key(b):
-            changes.append(f"argument {label!r} changed from {a} to {b}")
+            changes[label] = f"argument {label!r} changed from {a} to {b}"
         elif isinstance(a, ObjectKey) and isinstance(b, ObjectKey) and a.type is b.type:
-            changes.append(f"argument {label!r} is another {a.type.__name__} object (objects "
-                           f"are keyed by identity)")
+            changes[label] = (f"argument {label!r} is another {a.type.__name__} object "
+                              f"(objects are keyed by identity)")
         elif isinstance(a, PyKey) and isinstance(b, PyKey):
-            changes.append(f"Python argument {label!r} changed value from {a} to {b}")
+            changes[label] = f"Python argument {label!r} changed value from {a} to {b}"
         else:
-            changes.append(f"argument {label!r} changed from {_kind(a)} to {_kind(b)}")
-    return "; ".join(changes) or "the device changed"
+            changes[label] = f"argument {label!r} changed from {_kind(a)} to {_kind(b)}"
+    return changes
 
 
 def _kind(key):

@@ -6,10 +6,17 @@ tuple `(dtype0, shape0, dtype1, shape1, ...)` to the compiled graph). An entry
 whose key names an object by weak identity (a model passed as an argument) is
 forgotten, in both tables, when that object dies. With `reduce_retracing`,
 `relaxed_key` finds the key with unknown dimensions that a new shape and a
-cached one share.
+cached one share, unless a trace for that key failed (`abandon`).
+
+The cache is bounded: it keeps the `MAX_ENTRIES` keys used last (a hit on the
+slow path or a new trace counts as a use; a hit on the short path, one dict
+lookup, does not), so a function called with ever new Python values holds a
+bounded number of graphs. An evicted key goes from both tables; its graph, and
+the `linecache` entry of its compiled source, go once nothing else uses them.
 """
 from __future__ import annotations
 
+import collections
 import weakref
 
 import numpy as np
@@ -18,45 +25,84 @@ from runtime.tree import LEAF
 
 from .signature import CacheKey, CallSignature, relax
 
+MAX_ENTRIES = 64   # keys (and so graphs) one graph function keeps
+
 
 class TraceCache:
     """The graphs traced for one graph function; see the module docstring."""
 
-    def __init__(self):
-        self.entries: dict = {}   # CacheKey -> ConcreteFunction
-        self.fast: dict = {}      # (dtype0, shape0, ...) -> compiled graph, CPU only
+    def __init__(self, max_entries: int = MAX_ENTRIES):
+        self.max_entries = max_entries
+        # CacheKey -> ConcreteFunction, the least recently used first
+        self.entries: collections.OrderedDict = collections.OrderedDict()
+        self.fast: dict = {}          # (dtype0, shape0, ...) -> compiled graph, CPU only
+        self._flat: dict = {}         # CacheKey -> its key in `fast`
+        self._finalizers: dict = {}   # CacheKey -> a weakref.finalize per object it names
+        self._abandoned: collections.OrderedDict = collections.OrderedDict()  # failed relaxed keys
 
     def get(self, key: CacheKey):
-        return self.entries.get(key)
+        concrete = self.entries.get(key)
+        if concrete is not None:
+            try:
+                self.entries.move_to_end(key)
+            except KeyError:   # evicted meanwhile, by another thread or a collected object
+                pass
+        return concrete
 
     def remember(self, key: CacheKey, concrete, sig: CallSignature | None = None,
-                 positional: bool = False) -> None:
-        """Caches `concrete` under `key` (and for the short path, where `sig` fits it)."""
+                 positional: bool = False) -> list[CacheKey]:
+        """Caches `concrete` under `key` (and for the short path, where `sig` fits it).
+
+        Returns the keys evicted to make room (the least recently used).
+        """
+        if key in self.entries:
+            self.forget(key)
         self.entries[key] = concrete
         this = weakref.ref(self)
-        for obj in key.weak_objects():
-            weakref.finalize(obj, _forget, this, key)
+        finalizers = [weakref.finalize(obj, _forget, this, key) for obj in key.weak_objects()]
+        if finalizers:
+            self._finalizers[key] = finalizers
         if sig is not None and positional and key.device == "cpu" and _plain_arrays(sig):
             flat = []
             for x in sig.leaves:
                 flat += (x.dtype, x.shape)
-            self.fast[tuple(flat)] = concrete._fn
+            self._flat[key] = flat = tuple(flat)
+            self.fast[flat] = concrete._fn
+        evicted = []
+        while len(self.entries) > self.max_entries:
+            oldest = next(iter(self.entries))
+            self.forget(oldest)
+            evicted.append(oldest)
+        return evicted
 
     def forget(self, key: CacheKey) -> None:
-        """Drops the entry of `key` (an object it names died), from both tables."""
-        concrete = self.entries.pop(key, None)
-        if concrete is not None:
-            for flat in [k for k, fn in self.fast.items() if fn is concrete._fn]:
-                del self.fast[flat]
+        """Drops the entry of `key` (evicted, or an object it names died), from both tables."""
+        self.entries.pop(key, None)
+        flat = self._flat.pop(key, None)
+        if flat is not None:
+            self.fast.pop(flat, None)
+        for finalizer in self._finalizers.pop(key, ()):
+            finalizer.detach()   # the object lives on: its finalizer must not keep `key`
 
     def relaxed_key(self, key: CacheKey) -> CacheKey | None:
-        """A key with unknown dims where a cached key differs from `key` in shapes only."""
+        """A key with unknown dims where a cached key differs from `key` in shapes only.
+
+        Keys passed to `abandon` are never offered.
+        """
         for other in list(self.entries):
             if (other.device, other.trees) == (key.device, key.trees):
                 leaves = relax(other.leaves, key.leaves)
                 if leaves is not None:
-                    return CacheKey(key.device, key.trees, leaves)
+                    relaxed = CacheKey(key.device, key.trees, leaves)
+                    if relaxed not in self._abandoned:
+                        return relaxed
         return None
+
+    def abandon(self, relaxed: CacheKey) -> None:
+        """Offers `relaxed` no more (its trace failed): calls that fit it trace exact shapes."""
+        self._abandoned[relaxed] = True
+        while len(self._abandoned) > self.max_entries:
+            self._abandoned.popitem(last=False)
 
     def values(self) -> list:
         """The traced graphs (a copy: other threads may trace meanwhile)."""

@@ -4,6 +4,8 @@ Every call is checked against the eager oracle (`f.python_function`), and
 `f.trace_count` tells how many graphs were traced.
 """
 import gc
+import linecache
+import logging
 import warnings
 import weakref
 
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 import autograph as ag
 from autograph import conversion
 from autograph.signature import ArrayKey, PyKey
+from autograph.trace_cache import MAX_ENTRIES
 from runtime import gpu_available
 
 
@@ -328,3 +331,145 @@ def test_the_function_is_converted_when_convert_is_applied(monkeypatch):
     monkeypatch.setattr(conversion, "transformed", no_conversion)
     x = np.array([1.0, -2.0, 3.0])
     assert g(x) == clipped_sum(x) and g.trace_count == 1
+
+
+# -- reduce_retracing never breaks a call that works without it ----------------------------
+
+def longer_than_one(x):
+    if x.shape[0] > 1:
+        return x * 2
+    return x
+
+
+def summed_by_index(x):
+    total = 0.0
+    for i in range(x.shape[0]):
+        total += x[i]
+    return total
+
+
+@pytest.mark.parametrize("fn", [longer_than_one, summed_by_index])
+def test_reduce_retracing_falls_back_to_exact_shapes_where_python_reads_a_dim(fn, caplog):
+    f = ag.convert(fn, reduce_retracing=True)
+    with caplog.at_level(logging.INFO, logger="autograph"):
+        for n in (1, 3, 4, 5, 4):
+            check(f, np.arange(n, dtype=np.float32))
+    assert f.trace_count == 4  # one exact trace per shape; the relaxed one failed
+    fallbacks = [r.getMessage() for r in caplog.records if "abandoned" in r.getMessage()]
+    assert len(fallbacks) == 1  # later shapes do not try the relaxed key again
+    assert "x: float32[?]" in fallbacks[0] and "TypeError" in fallbacks[0]
+
+
+def test_reduce_retracing_surfaces_the_error_of_the_exact_trace():
+    def at_most_three(x):
+        if x.shape[0] > 3:
+            raise ValueError(f"at most 3 rows, got {x.shape[0]}")
+        return x + 1
+    f = ag.convert(at_most_three, reduce_retracing=True)
+    check(f, np.ones(2))
+    with pytest.raises(ValueError, match="at most 3 rows, got 4"):
+        f(np.ones(4))
+    check(f, np.ones(3))
+
+
+def test_reduce_retracing_still_relaxes_where_python_reads_no_dim():
+    f = ag.convert(lambda x: x.sum(axis=0) * x.shape[1], reduce_retracing=True)
+    for n in (1, 2, 3, 4):
+        check(f, np.ones((n, 3), np.float32))
+    assert f.trace_count == 2
+
+
+# -- the cache is bounded ---------------------------------------------------------------------
+
+def graph_sources(name):
+    return sum(1 for filename in linecache.cache if filename.startswith(f"<graph {name} #"))
+
+
+def distinct_python_ints(x, n):
+    return x * n
+
+
+def test_ten_thousand_python_values_keep_a_bounded_cache():
+    f = ag.convert(distinct_python_ints)
+    x = np.arange(3.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.RetracingWarning)
+        for n in range(10_000):
+            out = f(x, n)
+            if n % 997 == 0:
+                np.testing.assert_array_equal(out, x * n)
+                assert len(f._traces.entries) <= MAX_ENTRIES
+    assert f.trace_count == 10_000 and len(f._traces.entries) == MAX_ENTRIES
+    np.testing.assert_array_equal(f(x, 9_999), x * 9_999)  # the newest are kept
+    assert f.trace_count == 10_000
+    np.testing.assert_array_equal(f(x, 0), x * 0)  # the oldest was dropped: traced anew
+    assert f.trace_count == 10_001
+    gc.collect()  # compiled graphs sit in reference cycles
+    f(x, -1)      # a compile drops the sources of dead graphs from linecache
+    assert graph_sources("distinct_python_ints") <= MAX_ENTRIES + 1
+
+
+def test_the_short_path_table_is_bounded_with_the_cache():
+    f = ag.convert(lambda x: x + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.RetracingWarning)
+        for n in range(MAX_ENTRIES + 10):
+            check(f, np.ones(n))
+    assert len(f._fast) <= MAX_ENTRIES and len(f._traces.entries) == MAX_ENTRIES
+    check(f, np.ones(MAX_ENTRIES + 9))
+    assert f.trace_count == MAX_ENTRIES + 10
+
+
+def test_an_evicted_key_does_not_keep_a_finalizer_on_a_live_object():
+    class Model:
+        scale = 2.0
+    model = Model()
+    f = ag.convert(lambda x, model, n: x * model.scale + n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.RetracingWarning)
+        for n in range(MAX_ENTRIES * 3):
+            check(f, np.ones(2), model, n)
+    on_model = [fin for fin in weakref.finalize._registry  # CPython's live finalizers
+                if (fin.peek() or (None,))[0] is model]
+    assert len(on_model) == MAX_ENTRIES
+    ref = weakref.ref(model)
+    del model
+    gc.collect()
+    assert ref() is None and len(f._traces.entries) == 0
+
+
+# -- the trace log ------------------------------------------------------------------------------
+
+def test_the_trace_log_says_what_traced_and_why(caplog):
+    f = ag.convert(distinct_python_ints)
+    with caplog.at_level(logging.INFO, logger="autograph"):
+        f(np.ones(3, np.float32), 2)
+        f(np.ones(3, np.float32), 2)
+        f(np.ones(4, np.float32), 2)
+        f(np.ones(4, np.float32), 3)
+    assert [r.levelno for r in caplog.records] == [logging.INFO] * 3
+    assert [r.getMessage() for r in caplog.records] == [
+        "autograph: traced distinct_python_ints (trace 1) for (x: float32[3], n=2) on cpu: "
+        "a new function",
+        "autograph: traced distinct_python_ints (trace 2) for (x: float32[4], n=2) on cpu: "
+        "argument 'x' changed from float32[3] to float32[4]",
+        "autograph: traced distinct_python_ints (trace 3) for (x: float32[4], n=3) on cpu: "
+        "Python argument 'n' changed value from 2 to 3",
+    ]
+
+
+def test_the_trace_log_records_evictions(caplog, monkeypatch):
+    f = ag.convert(distinct_python_ints)
+    x = np.ones(2)
+    with warnings.catch_warnings(), caplog.at_level(logging.INFO, logger="autograph"):
+        warnings.simplefilter("ignore", ag.RetracingWarning)
+        for n in range(MAX_ENTRIES + 2):
+            f(x, n)
+    dropped = [r.getMessage() for r in caplog.records if "dropped" in r.getMessage()]
+    assert dropped == [
+        f"autograph: distinct_python_ints dropped its graph for (x: float64[2], n={n}): "
+        f"its cache keeps {MAX_ENTRIES}" for n in (0, 1)]
+    last = [r.getMessage() for r in caplog.records
+            if f"(trace {MAX_ENTRIES + 2})" in r.getMessage()]
+    assert len(last) == 1
+    assert f"changed value from {MAX_ENTRIES} to {MAX_ENTRIES + 1}" in last[0]

@@ -1,4 +1,5 @@
 """Errors: what tracing and running report, and that the function survives them."""
+import logging
 import re
 import warnings
 
@@ -266,3 +267,30 @@ def test_warning_points_at_the_callers_line():
         for n in range(7):
             f(np.ones(1), n)
     assert record[0].filename == __file__
+
+
+def test_warning_comes_once_per_argument_and_the_log_counts_the_traces(caplog):
+    f = ag.convert(scaled)
+    with pytest.warns(ag.RetracingWarning) as record, \
+            caplog.at_level(logging.INFO, logger="autograph"):
+        for n in range(20):
+            f(np.ones(2, np.float32), n)
+        f(np.ones(3, np.float32), 19)   # another argument: one more warning
+        f(np.ones(4, np.float32), 19)
+    assert [str(w.message).split("because ")[1].split(".")[0] for w in record] == [
+        "Python argument 'n' changed value from 4 to 5",
+        "argument 'x' changed from float32[2] to float32[3]",
+    ]
+    assert f.trace_count == 22
+    assert "trace 22" in caplog.records[-1].getMessage()
+
+
+def test_warning_text_holds_no_count_so_pythons_filter_collapses_repeats():
+    def make():
+        return ag.convert(scaled)
+    with pytest.warns(ag.RetracingWarning) as record:
+        for f in (make(), make()):
+            for n in range(7):
+                f(np.ones(1), n)
+    assert len(record) == 2 and str(record[0].message) == str(record[1].message)
+    assert not re.search(r"traced \d+ times", str(record[0].message))
