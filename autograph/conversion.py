@@ -182,6 +182,7 @@ def source_function(obj):
     if isinstance(obj, types.FunctionType):
         return obj
     call = getattr(type(obj), "__call__", None)
+    call = getattr(call, "python_function", call)   # a `__call__` decorated with ag.convert
     if callable(obj) and not isinstance(obj, type) and isinstance(call, types.FunctionType):
         return call
     if not callable(obj):

@@ -185,13 +185,13 @@ def add_one(x_vec):
     return x_vec + 1
 
 
-@pytest.mark.parametrize("value, kind, fix", [
-    (np.ma.masked_array([1.0, 2.0], mask=[False, True]), "numpy.ma.MaskedArray",
+@pytest.mark.parametrize("make, kind, fix", [
+    (lambda: np.ma.masked_array([1.0, 2.0], mask=[False, True]), "numpy.ma.MaskedArray",
      "x_vec.filled(fill_value) or np.asarray(x_vec)"),
-    (np.matrix([[1.0, 2.0]]), "numpy.matrix", "np.asarray(x_vec)"),
+    (lambda: np.matrix([[1.0, 2.0]]), "numpy.matrix", "np.asarray(x_vec)"),
 ], ids=["masked", "matrix"])
-def test_array_subclasses_are_refused_naming_the_argument(value, kind, fix):
-    g = ag.convert(add_one)
+def test_array_subclasses_are_refused_naming_the_argument(make, kind, fix):
+    g, value = ag.convert(add_one), make()
     with pytest.raises(TypeError) as info:
         line = this_line(); g(value)  # noqa: E702  (the note must name this line)
     message = str(info.value)
@@ -261,3 +261,14 @@ def test_argument_error_names_the_method():
         Model().step()
     assert str(info.value) == ("test_argument_error_names_the_method.<locals>.Model.step() "
                                "missing 1 required positional argument: 'x_vec'")
+
+
+def test_callable_object_with_a_converted_call():
+    class Shift:
+        @ag.convert
+        def __call__(self, x_vec):
+            return x_vec + 1
+
+    shift = Shift()
+    np.testing.assert_array_equal(ag.convert(shift)(np.arange(3.0)), np.arange(1.0, 4.0))
+    assert "return x_vec + 1" in ag.to_code(shift)
