@@ -162,8 +162,8 @@ def _traced_as_is(obj) -> bool:
             not isinstance(obj, (types.FunctionType, types.MethodType)):
         return _traced_as_is(owner) or _traced_as_is(type(owner))
     module = getattr(obj, "__module__", None) or ""
-    return (isinstance(obj, (np.ufunc, type)) or module in ("numpy", "builtins", "operator", "_operator")
-            or module.startswith("numpy."))
+    return (isinstance(obj, (np.ufunc, type)) or module.startswith("numpy.")
+            or module in ("numpy", "builtins", "operator", "_operator"))
 
 
 def source_function(obj):
@@ -190,8 +190,11 @@ def source_function(obj):
                               f"functools.partial objects and callable objects convert")
     if isinstance(obj, type):
         raise ConversionError(f"{describe_callable(obj)} is a class: convert its methods")
-    raise ConversionError(f"{describe_callable(obj)} has no Python source to convert (it is a "
-                          f"{type(obj).__name__}): call it inside a converted function instead")
+    kind = "a NumPy ufunc" if isinstance(obj, np.ufunc) else (
+        "a built-in function" if isinstance(obj, types.BuiltinFunctionType)
+        else f"a {type(obj).__qualname__}")
+    raise ConversionError(f"{describe_callable(obj)} has no Python source to convert (it is "
+                          f"{kind}): call it inside a converted function instead")
 
 
 def check_convertible(fn) -> None:
