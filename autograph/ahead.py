@@ -5,7 +5,11 @@ outside tracing; tracing then only runs the converted function. What the
 user sees is unchanged: a function that cannot be converted is left to its
 first trace, which warns (`ConversionWarning`, source that cannot be read) or
 raises (`ConversionError`) there, as it did before; a function whose code
-or `autograph` setting changed since decoration is converted again.
+or `autograph` setting changed since decoration is converted again. (What can
+never convert, a generator or a coroutine, is refused before this, by
+`conversion.check_convertible`.) A `functools.partial` or a callable object
+is called through `converted_call`, which converts the function it wraps or
+its class's `__call__`.
 """
 from __future__ import annotations
 

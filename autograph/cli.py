@@ -5,8 +5,10 @@
     agc FILE.py::FUNC --graph SPEC...   trace FUNC for the specs, print its graph
     agc FILE.py::FUNC --dot SPEC...     the same graph as Graphviz dot
 
-A SPEC is `float32[None,5]`, `int64[]` or `py:3` (a Python value). Bad input
-prints one line and exits with status 2.
+A SPEC is `float32[None,5]`, `int64[]` or `py:3` (a Python value). FUNC may
+be a function, a method, a `functools.partial` or a callable object (its
+class's `__call__`). Bad input, and a FUNC without Python source to show
+(`np.sin`, `len`), prints one line and exits with status 2.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import sys
 from runtime.errors import AutographError
 
 from .call_marks import mark_calls
-from .conversion import to_code, transformed
+from .conversion import check_convertible, source_function, to_code, transformed
 from .function import GraphFunction
 from .pipeline import PIPELINE
 from .pyct.loader import to_source
@@ -73,9 +75,9 @@ def _parser():
 
 
 def _source(function, stage) -> str:
-    fn = function.python_function if isinstance(function, GraphFunction) else function
-    fn = getattr(fn, "__func__", fn)
     try:
+        check_convertible(function)
+        fn = source_function(function)
         if stage is None:
             return mark_calls(to_code(fn), fn)
         if not 0 <= stage <= len(PIPELINE):
@@ -92,8 +94,11 @@ def run(argv) -> str:
     function = load_function(args.target)
     if args.graph is None and args.dot is None:
         return _source(function, args.stage)
-    if not isinstance(function, GraphFunction):
-        function = GraphFunction(function)
+    try:
+        if not isinstance(function, GraphFunction):
+            function = GraphFunction(function)
+    except AutographError as error:
+        raise UsageError(f"{type(error).__name__}: {error}") from None
     try:
         specs = [parse_spec(s) for s in (args.graph if args.graph is not None else args.dot)]
     except ValueError as error:

@@ -3,14 +3,28 @@
 `convert_function(fn)` returns the converted function (same globals, defaults
 and closure as `fn`), `to_code(fn)` its source. A function whose source cannot
 be read is returned as it is, with one `ConversionWarning` naming it and why.
+
+What can be converted (`check_convertible`, asked by `ag.convert` at
+decoration): Python functions, lambdas and methods; `functools.partial`s of
+them; objects whose class defines `__call__` in Python; and NumPy's own
+callables (ufuncs such as `np.sin`, C functions such as `np.concatenate`),
+Python's builtins (`len`, `abs`), `operator` functions and classes, traced on arrays as they are.
+Generators, coroutines (`async def`) and async generators, and other
+callables without Python source (`math.sqrt`, C extensions) are a
+`ConversionError` at decoration. `source_function(obj)`
+is the Python function whose source `to_code` and `agc` show.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import os
+import types
 import warnings
 import weakref
 
 import gast
+import numpy as np
 
 from runtime.source import user_stacklevel
 
@@ -130,13 +144,95 @@ def _cached(fn):
     return converted if code is fn.__code__ else None
 
 
+def describe_callable(obj) -> str:
+    """How error messages name `obj`: `len`, `numpy.sin`, `a Model object`."""
+    if isinstance(obj, functools.partial):
+        return f"functools.partial({describe_callable(obj.func)}, ...)"
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    if name is None or not isinstance(name, str):
+        return f"a {type(obj).__qualname__} object"
+    module = getattr(obj, "__module__", None)
+    return f"{module}.{name}" if module and module not in ("builtins", "__main__") else name
+
+
+def _traced_as_is(obj) -> bool:
+    """NumPy's callables, Python's builtins and operators, classes: traced as they are."""
+    owner = getattr(obj, "__self__", None)   # a C method: `np.add.reduce`, `x.sum`
+    if owner is not None and not isinstance(owner, types.ModuleType) and \
+            not isinstance(obj, (types.FunctionType, types.MethodType)):
+        return _traced_as_is(owner) or _traced_as_is(type(owner))
+    module = getattr(obj, "__module__", None) or ""
+    return (isinstance(obj, (np.ufunc, type)) or module.startswith("numpy.")
+            or module in ("numpy", "builtins", "operator", "_operator"))
+
+
+def source_function(obj):
+    """The Python function whose source converts for `obj` (a ConversionError if none).
+
+    A graph function gives its Python function, a method its function, a
+    `functools.partial` the function it wraps, a callable object its class's
+    `__call__`.
+    """
+    obj = getattr(obj, "python_function", obj)
+    while isinstance(obj, functools.partial):
+        obj = obj.func
+    obj = getattr(obj, "python_function", obj)
+    if isinstance(obj, types.MethodType):
+        obj = obj.__func__
+    if isinstance(obj, types.FunctionType):
+        return obj
+    call = getattr(type(obj), "__call__", None)
+    call = getattr(call, "python_function", call)   # a `__call__` decorated with ag.convert
+    if callable(obj) and not isinstance(obj, type) and isinstance(call, types.FunctionType):
+        return call
+    if not callable(obj):
+        raise ConversionError(f"{obj!r} is not a function: only functions, methods, "
+                              f"functools.partial objects and callable objects convert")
+    if isinstance(obj, type):
+        raise ConversionError(f"{describe_callable(obj)} is a class: convert its methods")
+    kind = "a NumPy ufunc" if isinstance(obj, np.ufunc) else (
+        "a built-in function" if isinstance(obj, types.BuiltinFunctionType)
+        else f"a {type(obj).__qualname__}")
+    raise ConversionError(f"{describe_callable(obj)} has no Python source to convert (it is "
+                          f"{kind}): call it inside a converted function instead")
+
+
+def check_convertible(fn) -> None:
+    """Raises `ConversionError` now where `fn` can never run as a graph function.
+
+    NumPy's ufuncs and C functions, Python's builtins (`len`, `abs`),
+    `operator` functions and classes pass (they are traced on arrays as they are, through the array
+    protocols); other callables without Python source (`math.sqrt`, which
+    would need a Python float), generators and coroutines do not.
+    """
+    if _traced_as_is(fn) and not isinstance(fn, types.FunctionType):
+        return
+    function = source_function(fn)
+    kind = ("an async generator function" if inspect.isasyncgenfunction(function) else
+            "a coroutine function (`async def`)" if inspect.iscoroutinefunction(function) else
+            "a generator function" if inspect.isgeneratorfunction(function) else None)
+    if kind is None:
+        return
+    if kind == "a generator function":
+        try:
+            transformed(function, stages=0)  # raises, naming the `yield` and its line
+        except SourceUnavailable:
+            pass
+    code = function.__code__
+    raise ConversionError(f"{function.__qualname__} is {kind}, which cannot be converted: "
+                          f"graph functions return arrays (at {code.co_filename}:"
+                          f"{code.co_firstlineno})")
+
+
 def to_code(fn) -> str:
     """The converted source of `fn`, as a string of valid Python.
 
-    Converted again to print it: the trees of converted functions are not kept.
+    `fn` is anything `source_function` accepts (a `ConversionError` for
+    callables without Python source, such as `len` or `np.sin`). Converted
+    again to print it: the trees of converted functions are not kept.
     """
-    fn = getattr(fn, "python_function", fn)
-    fn = getattr(fn, "__func__", fn)
+    check_convertible(fn)
+    fn = source_function(fn)
     source = _sources.get(fn.__code__)
     if source is None:
         source = _sources[fn.__code__] = loader.to_source(transformed(fn))

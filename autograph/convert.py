@@ -8,7 +8,14 @@ def convert(fn=None, *, input_signature=None, autograph=True, reduce_retracing=F
     """Makes `fn` a graph function; usable bare (`@convert`) or with arguments.
 
     Args:
-      fn: a function, lambda, nested function, closure or method.
+      fn: a function, lambda, nested function, closure or method; a
+        `functools.partial` of one; an object whose class defines `__call__`;
+        or a NumPy ufunc, NumPy function or Python builtin (traced as it is).
+
+    Raises:
+      ConversionError: now, for what can never be a graph function: a
+        generator, a coroutine (`async def`), an async generator, or a callable
+        without Python source outside NumPy and the builtins (`math.sqrt`).
       input_signature: `TensorSpec`s (nested like the arguments) for the
         positional parameters; calls must fit them and share one graph.
       autograph: rewrite Python control flow on traced values into staged

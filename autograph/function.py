@@ -29,6 +29,7 @@ from runtime.tracing import is_array, trace_to_graph
 
 from . import trace_log
 from .ahead import ConvertedAhead
+from .conversion import check_convertible
 from .concrete import ConcreteFunction
 from .device import current_device
 from .device import state as device_state
@@ -57,13 +58,14 @@ class GraphFunction:
     """A Python function that runs as a graph: traced once per input signature."""
 
     def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False):
-        functools.update_wrapper(self, fn)
+        check_convertible(fn)
+        _take_names(self, fn)
         self.python_function = fn
         self.input_signature = None if input_signature is None else tuple(input_signature)
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
         self._signature = _signature_of(fn)
-        self._apply_defaults = isinstance(fn, (types.FunctionType, types.MethodType))
+        self._apply_defaults = not isinstance(fn, (np.ufunc, types.BuiltinFunctionType))
         self._param_specs = param_specs_of(fn, self._signature, input_signature)
         self._conversion = ConvertedAhead(fn, autograph)
         self._traces = TraceCache()
@@ -101,7 +103,7 @@ class GraphFunction:
 
     def _call(self, args, kwargs):
         sig = flatten_call(self._signature, args, kwargs, self._param_specs,
-                           self._apply_defaults)
+                           self._apply_defaults, self.__qualname__)
         tracing = current_builder() is not None and any(isinstance(x, Tracer) for x in sig.leaves)
         concrete = self._concrete_for(sig)
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
@@ -112,7 +114,7 @@ class GraphFunction:
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The graph for one signature: arrays, `TensorSpec`s and Python values as in a call."""
         return self._concrete_for(flatten_call(self._signature, args, kwargs, self._param_specs,
-                                               self._apply_defaults))
+                                               self._apply_defaults, self.__qualname__))
 
     def _device_for(self, sig: CallSignature) -> str:
         device = current_device()
@@ -262,6 +264,26 @@ class GraphFunction:
 
     def __repr__(self):
         return f"<GraphFunction {self.__qualname__} (traced {self.trace_count} times)>"
+
+
+def _take_names(graph_function, fn) -> None:
+    """`fn`'s name, qualified name, module and docstring, also for partials and objects."""
+    if isinstance(fn, (types.FunctionType, types.MethodType)) or hasattr(fn, "__qualname__"):
+        functools.update_wrapper(graph_function, fn)
+        return
+    inner = fn
+    while isinstance(inner, functools.partial):
+        inner = inner.func
+    if inner is fn:     # an object with a `__call__`: named after its class
+        cls = type(fn)
+        name, qualname = cls.__name__, f"{cls.__qualname__}.__call__"
+    else:
+        name = getattr(inner, "__name__", type(inner).__name__)
+        qualname = getattr(inner, "__qualname__", name)
+    graph_function.__name__, graph_function.__qualname__ = name, qualname
+    graph_function.__module__ = getattr(inner, "__module__", None)
+    graph_function.__doc__ = getattr(inner, "__doc__", None)
+    graph_function.__wrapped__ = fn
 
 
 def _identifier(label: str) -> str:

@@ -27,6 +27,8 @@ from typing import NamedTuple
 import numpy as np
 
 from runtime import AbstractValue, Tracer
+from runtime.errors import add_note_once
+from runtime.source import location_note, user_source
 from runtime.tree import flatten, leaf_paths
 
 from .specs import TensorSpec
@@ -224,13 +226,22 @@ def check_against_spec(x, spec: TensorSpec, label: str):
 
 
 def flatten_call(signature: inspect.Signature, args, kwargs, param_specs: dict,
-                 apply_defaults: bool = True) -> CallSignature:
+                 apply_defaults: bool = True, name: str = "function") -> CallSignature:
     """Binds and flattens one call; leaves under a spec'd parameter are checked.
 
     Defaults join the key of Python functions; builtins such as ufuncs, whose
     defaults are not values to pass back, are called with what was given.
+    Arguments that do not bind are a `TypeError` in Python's own words, naming
+    the function `name` (see `bind_error`) and noting the caller's line; so is
+    an array subclass (`np.matrix`, a masked array), which a graph would
+    silently run as a plain array (`np.memmap` passes: it is one).
     """
-    bound = signature.bind(*args, **kwargs)
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        error = bind_error(signature, name, args, kwargs)
+        add_note_once(error, f"calling graph function {name}{location_note(user_source())}")
+        raise error from None
     if apply_defaults:
         bound.apply_defaults()
     leaves, keys, labels, names, trees = [], [], [], [], []
@@ -247,12 +258,53 @@ def flatten_call(signature: inspect.Signature, args, kwargs, param_specs: dict,
             value_leaves, value_tree = flatten(value)
             paths = leaf_paths(value_tree, name)
             keys.extend(leaf_key(v) for v in value_leaves)
+        for v, path in zip(value_leaves, paths):
+            if isinstance(v, np.ndarray) and type(v) not in (np.ndarray, np.memmap):
+                _refuse_subclass(v, path)
         leaves.extend(value_leaves)
         labels.extend(paths)
         names.append(name)
         trees.append(value_tree)
     return CallSignature(leaves, tuple(keys), labels, Structure(tuple(names), tuple(trees)),
                          bound)
+
+
+def bind_error(signature: inspect.Signature, name: str, args, kwargs) -> TypeError:
+    """The `TypeError` Python raises for `name(*args, **kwargs)` with `signature`.
+
+    A stand-in with the same parameters (no annotations, `None` defaults) is
+    called, so the wording is Python's own: `f() missing 1 required
+    positional argument: 'y'`, `f() takes 1 positional argument but 2 were given`.
+    """
+    params = [p.replace(annotation=p.empty, default=None if p.default is not p.empty else p.empty)
+              for p in signature.parameters.values()]
+    text = str(signature.replace(parameters=params, return_annotation=signature.empty))
+    scope: dict = {}
+    try:
+        exec(f"def stand_in{text}: pass", scope)  # noqa: S102  (parameter names only)
+        stand_in = scope["stand_in"]
+        stand_in.__qualname__ = name
+        stand_in(*args, **kwargs)
+    except TypeError as error:
+        return TypeError(str(error))
+    except SyntaxError:
+        pass
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError as error:
+        return TypeError(f"{name}(): {error}")
+    return TypeError(f"{name}(): the arguments do not bind")
+
+
+def _refuse_subclass(value, label: str):
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    fix = (f"{label}.filled(fill_value) or np.asarray({label})"
+           if isinstance(value, np.ma.MaskedArray) else f"np.asarray({label})")
+    error = TypeError(f"argument {label!r} is a {kind}, an ndarray subclass; graph functions "
+                      f"take plain arrays, whose subclass behaviour (masks, matrix products) "
+                      f"they would drop: pass {fix}")
+    add_note_once(error, f"in a call{location_note(user_source())}")
+    raise error
 
 
 def describe_change(old: CallSignature, new: CallSignature) -> str:
