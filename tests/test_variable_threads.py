@@ -6,8 +6,10 @@ call); the total must be exact. Without a lock a read-modify-write loses
 updates (8 threads x 20,000 `assign_add(1)` once left 91,765 of 160,000).
 """
 import numpy as np
+import pytest
 
 import autograph as ag
+from runtime.backend import gpu_available
 from test_threads import N_THREADS, run_threads
 
 STEPS = 2_000
@@ -104,3 +106,27 @@ def test_moves_between_devices_do_not_lose_concurrent_writes():
             w.store("add", 1) if i % 2 else w.value_on(_Device)
     run_threads(N_THREADS, work)
     assert int(w.numpy()) == N_THREADS // 2 * STEPS
+
+
+@pytest.mark.skipif(not gpu_available(), reason="CuPy cannot see a GPU on this machine")
+def test_gpu_graphs_and_host_writes_from_many_threads_lose_nothing():
+    # Half the threads add in a graph on the GPU, half eagerly on the host: every
+    # write moves the array between the two, and no move may lose a write.
+    w = ag.Variable(np.int64(0), name="w")
+
+    @ag.convert
+    def count(n):
+        for _ in range(n):
+            w.assign_add(1)
+        return n
+
+    def work(i):
+        if i % 2:
+            with ag.device("gpu"):
+                for _ in range(STEPS // 100):
+                    count(np.int64(100))
+        else:
+            for _ in range(STEPS):
+                w.assign_add(1)
+    run_threads(N_THREADS, work)
+    assert int(w.numpy()) == N_THREADS * STEPS
