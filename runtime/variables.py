@@ -136,18 +136,25 @@ class Variable:
 
         Atomic: two threads adding 1 at once add 2. "assign" checks and casts
         `value` before it takes the lock; "add" and "sub" hold it from the read
-        of the current value to the store of the new one.
+        of the current value to the store of the new one. The common case (no
+        journal open, the array already on `xp`) is inline, which pays for the lock.
         """
         if mode == "assign":
-            new = self._checked(xp.asarray(value), xp, fresh=False)
+            new = self._checked(value, xp, fresh=False)
             with self._lock:
-                self._replace(new)
+                if _journals.stack:
+                    self._journal()
+                self._value = new
             return new
         with self._lock:
-            current = self._moved(xp)
+            current = self._value
+            if xp is not np or type(current) is not np.ndarray:
+                current = self._moved(xp)
             new = self._checked(current + value if mode == "add" else current - value, xp,
                                 fresh=True)
-            self._replace(new)
+            if _journals.stack:
+                self._journal()
+            self._value = new
         return new
 
     def _moved(self, xp):
@@ -176,11 +183,10 @@ class Variable:
         new = value.astype(self.dtype, copy=not fresh)
         return _frozen(new) if xp is np else new
 
-    def _replace(self, new):
-        """Stores `new` (the lock held), first noting the old value in open journals."""
+    def _journal(self):
+        """Notes the value about to be replaced in each open `recording_writes` journal."""
         for journal in _journals.stack:
             journal.setdefault(id(self), (self, self._value))
-        self._value = new
 
     # -- Python protocols ------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
