@@ -16,7 +16,11 @@ array([0., 2., 4.], dtype=float32)
 <Variable 'v' shape=(3,) dtype=float32 value=[0. 1. 2.]>
 
 The stored array is read-only and replaced, never changed, by each write, so
-a value read earlier keeps its contents.
+a value read earlier keeps its contents. Each write is atomic under threads,
+eagerly and in a graph: it holds the variable's lock while it reads (for
+`assign_add`, `assign_sub`), computes and stores, so concurrent updates are
+never lost; a read takes the stored array as one reference, without the lock,
+so it sees one whole value.
 """
 from __future__ import annotations
 
@@ -50,6 +54,7 @@ class Variable:
             raise TypeError(f"a Variable holds a numeric array, not {type(initial_value).__name__}")
         self._type = ResourceType(array.shape, array.dtype)
         self._value = _frozen(array)
+        self._lock = threading.Lock()  # held by each write, and by a move to another device
         self.name = "Variable" if name is None else str(name)
         self.trainable = bool(trainable)
 
@@ -121,25 +126,49 @@ class Variable:
     def value_on(self, xp):
         """The stored array, moved to the array module `xp` (NumPy or CuPy) if needed."""
         value = self._value
+        if type(value) is np.ndarray if xp is np else isinstance(value, xp.ndarray):
+            return value  # the fast path: one reference read, no lock
+        with self._lock:
+            return self._moved(xp)
+
+    def store(self, mode: str, value, xp=np):
+        """Replaces the stored array by `value` ("assign") or the current one +/- `value`.
+
+        Atomic: two threads adding 1 at once add 2. "assign" checks and casts
+        `value` before it takes the lock; "add" and "sub" hold it from the read
+        of the current value to the store of the new one. The common case (no
+        journal open, the array already on `xp`) is inline, which pays for the lock.
+        """
+        if mode == "assign":
+            new = self._checked(value, xp, fresh=False)
+            with self._lock:
+                if _journals.stack:
+                    self._journal()
+                self._value = new
+            return new
+        with self._lock:
+            current = self._value
+            if xp is not np or type(current) is not np.ndarray:
+                current = self._moved(xp)
+            new = self._checked(current + value if mode == "add" else current - value, xp,
+                                fresh=True)
+            if _journals.stack:
+                self._journal()
+            self._value = new
+        return new
+
+    def _moved(self, xp):
+        """`value_on(xp)` with the lock held: a move to another device replaces the array."""
+        value = self._value
         if xp is np:
             if type(value) is not np.ndarray:
                 value = self._value = _frozen(value.get())
-            return value
-        if not isinstance(value, xp.ndarray):
+        elif not isinstance(value, xp.ndarray):
             value = self._value = xp.asarray(value)
         return value
 
-    def store(self, mode: str, value, xp=np):
-        """Replaces the stored array by `value` ("assign") or the current one +/- `value`."""
-        if _journals.stack:
-            for journal in _journals.stack:
-                journal.setdefault(id(self), (self, self._value))
-        if mode != "assign":
-            current = self.value_on(xp)
-            value = current + value if mode == "add" else current - value
-            fresh = True
-        else:
-            fresh = False
+    def _checked(self, value, xp, fresh: bool):
+        """`value` broadcast and cast to the variable's shape and dtype, as a new array."""
         value = xp.asarray(value)
         if not np.can_cast(value.dtype, self.dtype, "same_kind"):
             raise TypeError(f"cannot store a {value.dtype} value in Variable {self.name!r} "
@@ -152,8 +181,12 @@ class Variable:
                                  f"{self.name!r} of shape {self.shape}") from None
             fresh = False
         new = value.astype(self.dtype, copy=not fresh)
-        self._value = _frozen(new) if xp is np else new
-        return new
+        return _frozen(new) if xp is np else new
+
+    def _journal(self):
+        """Notes the value about to be replaced in each open `recording_writes` journal."""
+        for journal in _journals.stack:
+            journal.setdefault(id(self), (self, self._value))
 
     # -- Python protocols ------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
@@ -277,7 +310,8 @@ def recording_writes(undo: bool = False):
         _journals.stack.remove(journal)
         if undo:
             for variable, value in journal.values():
-                variable._value = value
+                with variable._lock:
+                    variable._value = value
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:

@@ -9,7 +9,10 @@ stores `value` (mode "assign"), `current + value` ("add") or `current - value`
     t0:f32[3] = assign_variable[mode='add'] w x
 
 The order of accesses is not in the data flow: `runtime.effects` derives it
-from program order (the order of the equations).
+from program order (the order of the equations). Each kernel is atomic under
+threads: `assign_variable[mode='add']` is one read-modify-write under the
+variable's lock (`Variable.store`), and `read_variable` takes the stored array,
+which writes replace and never change.
 """
 from __future__ import annotations
 
