@@ -9,19 +9,23 @@ tuples; each is named by its path from the checkpoint's keywords, as
     ckpt.restore("ckpt")
 
 `restore` changes nothing unless every variable matches: the same paths, and
-for each the same shape and dtype.
+for each the same shape and dtype. Saving and restoring follow the rules of
+`saved_files`: a save replaces only an empty folder or an earlier save, and
+a malformed checkpoint is a `LoadError` naming the file.
 """
 from __future__ import annotations
 
 import json
+import os
 import types
+import zipfile
 
 import numpy as np
 
 from runtime.variables import Variable
 
 from .function import ConcreteFunction, GraphFunction
-from .saved_files import npz_arrays, npz_bytes, read_folder, write_folder
+from .saved_files import LoadError, npz_arrays, npz_bytes, read_folder, write_folder
 
 FORMAT, VERSION = "autograph.checkpoint", 1
 _OPAQUE = (str, bytes, int, float, complex, bool, type(None), np.ndarray, np.generic,
@@ -64,9 +68,13 @@ class Checkpoint:
 
     def restore(self, path) -> None:
         """Assigns the saved values to the variables at the same paths; all or nothing."""
-        files = read_folder(path, FORMAT, VERSION)
-        index = {entry["path"]: entry for entry in json.loads(files["index.json"])}
-        arrays = npz_arrays(files["variables.npz"])
+        files = read_folder(path, FORMAT, VERSION, ("index.json", "variables.npz"))
+        index = _parsed(path, "index.json", _index, files["index.json"])
+        arrays = _parsed(path, "variables.npz", npz_arrays, files["variables.npz"])
+        missing = sorted(e["key"] for e in index.values() if e["key"] not in arrays)
+        if missing:
+            raise LoadError(f"{os.path.join(os.fspath(path), 'index.json')}: names "
+                            f"{missing[0]!r}, which variables.npz does not hold")
         variables = self.variables()
         problems = [f"{p}: not in the checkpoint" for p in variables if p not in index]
         problems += [f"{p}: in the checkpoint, but no such variable here"
@@ -83,6 +91,25 @@ class Checkpoint:
                 + "\n  ".join(problems))
         for p, v in variables.items():
             v.assign(arrays[index[p]["key"]])
+
+
+def _index(data: bytes) -> dict:
+    """Path -> entry of `index.json`; `ValueError` if an entry is malformed."""
+    index = {}
+    for entry in json.loads(data):
+        if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
+                and isinstance(entry.get("key"), str)):
+            raise ValueError(f"entry {entry!r:.80} has no string path and key")
+        index[entry["path"]] = entry
+    return index
+
+
+def _parsed(path, name: str, parse, data: bytes):
+    try:
+        return parse(data)
+    except (ValueError, TypeError, RecursionError, zipfile.BadZipFile, OSError) as error:
+        raise LoadError(f"{os.path.join(os.fspath(path), name)}: malformed "
+                        f"({type(error).__name__}: {error})") from None
 
 
 def _walk(obj, path: str, found: dict, seen: set) -> None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import keyword
 
 import numpy as np
 
@@ -59,7 +60,17 @@ def type_from_text(text: str) -> AbstractValue:
     if not dims.endswith("]"):
         raise SerializationError(f"malformed type {text!r}")
     shape = [None if d == "?" else int(d) for d in dims[:-1].split(",") if d]
-    return kind(tuple(shape), np.dtype(name))
+    if any(d is not None and d < 0 for d in shape):
+        raise SerializationError(f"malformed type {text!r}: a negative dimension")
+    return kind(tuple(shape), dtype_from_text(name))
+
+
+def dtype_from_text(name: str) -> np.dtype:
+    """The dtype named `name`: a bool, integer, float or complex one, by its canonical name."""
+    dtype = np.dtype(name) if isinstance(name, str) else None
+    if dtype is None or dtype.kind not in "biufc" or dtype.name != name:
+        raise SerializationError(f"{name!r} is not the name of a numeric dtype")
+    return dtype
 
 
 # -- values: params and literals -------------------------------------------------
@@ -103,9 +114,9 @@ def value_from_data(data):
     if tag == "complex":
         return complex(float(body[0]), float(body[1]))
     if tag == "scalar":
-        return np.dtype(data["dtype"]).type(value_from_data(body))
+        return dtype_from_text(data["dtype"]).type(value_from_data(body))
     if tag == "dtype":
-        return np.dtype(body)
+        return dtype_from_text(body)
     if tag == "dyn":
         return Dyn(body)
     if tag == "slice":
@@ -209,6 +220,7 @@ def graph_from_data(data: dict, constants: dict, variables: dict | None = None,
             raise SerializationError(f"value {entry} is used before it is defined")
         return variables[entry]
 
+    check_graph_name(data["name"])
     inputs = [define(n, t, name) for n, t, name in data["inputs"]]
     consts = {}
     for number, text, key in data["consts"]:
@@ -229,6 +241,14 @@ def graph_from_data(data: dict, constants: dict, variables: dict | None = None,
         source = SourceInfo(*entry["source"]) if "source" in entry else None
         eqns.append(Eqn(prim, ins, params, outs, source))
     return Graph(data["name"], inputs, eqns, [atom(a) for a in data["outputs"]], consts)
+
+
+def check_graph_name(name) -> None:
+    """Refuses a graph name that tracing never writes: an identifier, or one in `<>`."""
+    word = name[1:-1] if isinstance(name, str) and name[:1] == "<" and name[-1:] == ">" else name
+    if not (isinstance(word, str) and word.isascii() and word.isidentifier()
+            and (word != name or not keyword.iskeyword(word))):
+        raise SerializationError(f"graph name {name!r:.60} is not an identifier")
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
