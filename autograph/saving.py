@@ -178,6 +178,9 @@ class LoadedFunction:
     def __init__(self, document: dict, values: dict, constants: dict):
         if not isinstance(document, dict) or not isinstance(document["function"], str):
             raise TypeError("the document is not an object naming its function")
+        _lists(document, "variables", "signatures")
+        if not document["signatures"]:
+            raise ValueError("the document saves no signature")
         self.__name__ = self.__qualname__ = document["function"]
         self._document, self._constants = document, constants  # to save it again
         self.variables = []
@@ -232,11 +235,15 @@ class LoadedFunction:
 
 class _SavedSignature:
     def __init__(self, data: dict, constants: dict, variables: list):
+        _lists(data, "parameters", "arguments", "leaves", "variables")
         self.signature = inspect.Signature([
             inspect.Parameter(p["name"], _PARAMETER_KINDS[p["kind"]],
                               **({"default": value_from_data(p["default"])}
                                  if "default" in p else {}))
             for p in data["parameters"]])
+        if not all(a["name"] in self.signature.parameters for a in data["arguments"]):
+            raise ValueError(f"arguments {[a['name'] for a in data['arguments']]!r:.80} are not "
+                             f"all parameters of the signature")
         self.trees = (tuple(a["name"] for a in data["arguments"]),
                       tuple(tree_from_data(a["tree"]) for a in data["arguments"]))
         self.leaves = [type_from_text(leaf["array"]) if "array" in leaf
@@ -297,6 +304,15 @@ class _SavedSignature:
         it = iter(str(x) for x in self.leaves)
         return "(" + ", ".join(f"{n}={t.unflatten([next(it) for _ in range(t.num_leaves)])}"
                                for n, t in zip(*self.trees)) + ")"
+
+
+def _lists(data: dict, *keys: str) -> None:
+    """Refuses `data` unless it is an object whose `keys` hold lists."""
+    if not isinstance(data, dict):
+        raise TypeError(f"{data!r:.60} is not an object")
+    for key in keys:
+        if not isinstance(data[key], list):
+            raise TypeError(f"{key!r} holds {data[key]!r:.60}, not a list")
 
 
 _GRAPH_OUTPUT = np.empty(0)  # marks the results that the graph computes

@@ -103,6 +103,17 @@ def value_to_data(value, where: str):
                              f"which cannot be saved")
 
 
+def _is_int(x) -> bool:
+    return type(x) is int or (isinstance(x, np.integer))
+
+
+def _index(x, what: str) -> int:
+    """`x` if it is a non-negative int (a JSON `true` is not a number here)."""
+    if type(x) is not int or x < 0:
+        raise SerializationError(f"{what} is numbered {x!r:.40}, not by a non-negative integer")
+    return x
+
+
 def value_from_data(data):
     if isinstance(data, list):
         return tuple(value_from_data(d) for d in data)
@@ -118,9 +129,13 @@ def value_from_data(data):
     if tag == "dtype":
         return dtype_from_text(body)
     if tag == "dyn":
-        return Dyn(body)
+        return Dyn(_index(body, "a dynamic operand"))
     if tag == "slice":
-        return slice(*(value_from_data(p) for p in body))
+        parts = [value_from_data(p) for p in body]
+        if len(parts) != 3 or not all(p is None or isinstance(p, Dyn) or _is_int(p)
+                                      for p in parts):
+            raise SerializationError(f"malformed slice {body!r:.60}")
+        return slice(*parts)
     if tag == "ellipsis":
         return Ellipsis
     if tag == "type":
@@ -199,15 +214,18 @@ def graph_from_data(data: dict, constants: dict, variables: dict | None = None,
 
     def subgraph(value):
         if "graph_ref" in value:
-            if value["graph_ref"] not in graphs:
+            if _index(value["graph_ref"], "a subgraph") not in graphs:
                 raise SerializationError(f"graph {value['graph_ref']} is used before it is "
                                          f"defined")
             return graphs[value["graph_ref"]]
         graph = graph_from_data(value["graph"], constants, variables, graphs)
-        graphs[value["ref"]] = graph
+        graphs[_index(value["ref"], "a subgraph")] = graph
         return graph
 
     def define(number, text, name=None):
+        _index(number, "a value")
+        if not (name is None or isinstance(name, str)):
+            raise SerializationError(f"value {number} is named {name!r:.40}, not by a string")
         if number in variables:
             raise SerializationError(f"value {number} is defined twice")
         var = variables[number] = Var(type_from_text(text), name)
@@ -216,7 +234,7 @@ def graph_from_data(data: dict, constants: dict, variables: dict | None = None,
     def atom(entry):
         if isinstance(entry, dict):
             return Literal(value_from_data(entry["literal"]))
-        if entry not in variables:
+        if _index(entry, "an operand") not in variables:
             raise SerializationError(f"value {entry} is used before it is defined")
         return variables[entry]
 
