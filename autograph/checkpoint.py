@@ -95,8 +95,11 @@ class Checkpoint:
 
 def _index(data: bytes) -> dict:
     """Path -> entry of `index.json`; `ValueError` if an entry is malformed."""
+    entries = json.loads(data)
+    if not isinstance(entries, list):
+        raise ValueError(f"the index is a {type(entries).__name__}, not a list")
     index = {}
-    for entry in json.loads(data):
+    for entry in entries:
         if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
                 and isinstance(entry.get("key"), str)):
             raise ValueError(f"entry {entry!r:.80} has no string path and key")
