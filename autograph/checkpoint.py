@@ -18,14 +18,13 @@ from __future__ import annotations
 import json
 import os
 import types
-import zipfile
 
 import numpy as np
 
 from runtime.variables import Variable
 
 from .function import ConcreteFunction, GraphFunction
-from .saved_files import LoadError, npz_arrays, npz_bytes, read_folder, write_folder
+from .saved_files import LoadError, npz_arrays, npz_bytes, parsed, read_folder, write_folder
 
 FORMAT, VERSION = "autograph.checkpoint", 1
 _OPAQUE = (str, bytes, int, float, complex, bool, type(None), np.ndarray, np.generic,
@@ -69,8 +68,8 @@ class Checkpoint:
     def restore(self, path) -> None:
         """Assigns the saved values to the variables at the same paths; all or nothing."""
         files = read_folder(path, FORMAT, VERSION, ("index.json", "variables.npz"))
-        index = _parsed(path, "index.json", _index, files["index.json"])
-        arrays = _parsed(path, "variables.npz", npz_arrays, files["variables.npz"])
+        index = parsed(path, "index.json", _index, files["index.json"])
+        arrays = parsed(path, "variables.npz", npz_arrays, files["variables.npz"])
         missing = sorted(e["key"] for e in index.values() if e["key"] not in arrays)
         if missing:
             raise LoadError(f"{os.path.join(os.fspath(path), 'index.json')}: names "
@@ -105,14 +104,6 @@ def _index(data: bytes) -> dict:
             raise ValueError(f"entry {entry!r:.80} has no string path and key")
         index[entry["path"]] = entry
     return index
-
-
-def _parsed(path, name: str, parse, data: bytes):
-    try:
-        return parse(data)
-    except (ValueError, TypeError, RecursionError, zipfile.BadZipFile, OSError) as error:
-        raise LoadError(f"{os.path.join(os.fspath(path), name)}: malformed "
-                        f"({type(error).__name__}: {error})") from None
 
 
 def _walk(obj, path: str, found: dict, seen: set) -> None:

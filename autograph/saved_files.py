@@ -30,10 +30,12 @@ import shutil
 import stat
 import string
 import tempfile
+import zipfile
 
 import numpy as np
 
 from runtime.errors import AutographError
+from runtime.verify import VerificationError
 
 MANIFEST = "manifest.json"
 # The formats this project writes: only a folder holding one of them is an earlier save.
@@ -223,6 +225,22 @@ def _read_regular(filename: str, size: int | None, limit: int) -> bytes:
     if len(data) != info.st_size:
         raise LoadError(f"{filename}: changed while it was read")
     return data
+
+
+# What parsing a malformed (but checksummed) file can raise, from the parsers and from
+# runtime.serialization; `parsed` turns each into a LoadError naming the file.
+MALFORMED = (KeyError, ValueError, TypeError, IndexError, AttributeError, SyntaxError,
+             RecursionError, OverflowError, zipfile.BadZipFile, OSError, AutographError,
+             VerificationError)
+
+
+def parsed(path, name: str, parse, *args):
+    """`parse(*args)`, with what a malformed file `name` of the folder `path` raises as LoadError."""
+    try:
+        return parse(*args)
+    except MALFORMED as error:
+        raise LoadError(f"{os.path.join(os.fspath(path), name)}: malformed "
+                        f"({type(error).__name__}: {error})") from None
 
 
 def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
-import zipfile
 
 import numpy as np
 
@@ -33,13 +31,12 @@ from runtime.serialization import (
     value_from_data,
     value_to_data,
 )
-from runtime.errors import AutographError
 from runtime.variables import Variable
-from runtime.verify import VerificationError, verify
+from runtime.verify import verify
 
 from .device import current_device
 from .function import ConcreteFunction, GraphFunction
-from .saved_files import LoadError, npz_arrays, npz_bytes, read_folder, write_folder
+from .saved_files import npz_arrays, npz_bytes, parsed, read_folder, write_folder
 from .signature import PyKey, flatten_call, is_array_key, leaf_key
 
 # Version 2: a `while_loop` keeps its operand counts in its params. Version 1
@@ -150,26 +147,13 @@ def load(path) -> "LoadedFunction":
     of `read_folder`, then any malformed part of the files it returns.
     """
     files = read_folder(path, FORMAT, VERSION, FILES)
-    document = _parsed(path, "function.json", json.loads, files["function.json"])
-    values = _parsed(path, "variables.npz", npz_arrays, files["variables.npz"])
-    constants = _parsed(path, "constants.npz", npz_arrays, files["constants.npz"])
-    return _parsed(path, "function.json", LoadedFunction, document, values, constants)
+    document = parsed(path, "function.json", json.loads, files["function.json"])
+    values = parsed(path, "variables.npz", npz_arrays, files["variables.npz"])
+    constants = parsed(path, "constants.npz", npz_arrays, files["constants.npz"])
+    return parsed(path, "function.json", LoadedFunction, document, values, constants)
 
 
 FILES = ("function.json", "variables.npz", "constants.npz")
-# What reading a malformed (but checksummed) file can raise, from the parsers and
-# from runtime.serialization; each becomes a LoadError naming the file.
-_MALFORMED = (KeyError, ValueError, TypeError, IndexError, AttributeError, SyntaxError,
-              RecursionError, OverflowError, VerificationError, zipfile.BadZipFile, OSError,
-              AutographError)
-
-
-def _parsed(path, name: str, parse, *args):
-    try:
-        return parse(*args)
-    except _MALFORMED as error:
-        raise LoadError(f"{os.path.join(os.fspath(path), name)}: the saved function is "
-                        f"malformed ({type(error).__name__}: {error})") from None
 
 
 class LoadedFunction:

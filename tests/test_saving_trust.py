@@ -208,7 +208,7 @@ def test_a_malformed_document_is_a_load_error_naming_the_file(saved, change, mes
     document = json.loads((saved / "function.json").read_text())
     change(document)
     rewrite(saved, "function.json", json.dumps(document).encode())
-    with pytest.raises(ag.LoadError, match=r"function.json: the saved function is malformed "
+    with pytest.raises(ag.LoadError, match=r"function.json: malformed "
                                            r"\(.*" + message):
         ag.load(saved)
 
