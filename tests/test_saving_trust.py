@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import random
+import signal
 
 import numpy as np
 import pytest
@@ -159,8 +160,17 @@ def test_a_link_out_of_the_folder_is_not_read(saved, tmp_path):
 def test_a_pipe_is_not_read(saved):
     (saved / "variables.npz").unlink()
     os.mkfifo(saved / "variables.npz")        # reading it would block forever
-    with pytest.raises(ag.LoadError, match="variables.npz: not a regular file"):
-        ag.load(saved)
+
+    def blocked(*_):
+        raise TimeoutError("ag.load opened the pipe and blocks reading it")
+    previous = signal.signal(signal.SIGALRM, blocked)
+    signal.alarm(10)
+    try:
+        with pytest.raises(ag.LoadError, match="variables.npz: not a regular file"):
+            ag.load(saved)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def test_sizes_are_checked_before_reading(saved, monkeypatch):
@@ -282,8 +292,7 @@ def fuzz_function():
     return f
 
 
-def check_mutation(folder, name, data, expected, x, value_field):
-    rewrite(folder, name, data)
+def check_mutation(folder, name, expected, x, value_field):
     try:
         loaded = ag.load(folder)
     except ag.LoadError:
@@ -325,13 +334,8 @@ def test_every_field_of_a_saved_folder_mutated_loads_the_same_or_is_a_load_error
                 value_field = bool(VALUE_FIELDS & {k for k in path if isinstance(k, str)})
                 if name == "manifest.json":
                     (tmp_path / "saved" / name).write_bytes(data)
-                    try:
-                        ag.load(tmp_path / "saved")
-                        outcome = "same"
-                    except ag.LoadError:
-                        outcome = "refused"
-                else:
-                    outcome = check_mutation(tmp_path / "saved", name, data, expected, x,
-                                             value_field)
+                else:                             # with its checksum, to reach the parser
+                    rewrite(tmp_path / "saved", name, data)
+                outcome = check_mutation(tmp_path / "saved", name, expected, x, value_field)
                 outcomes[outcome] = outcomes.get(outcome, 0) + 1
     assert n_fields > 200 and outcomes["refused"] > outcomes.get("changed", 0), outcomes
