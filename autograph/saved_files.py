@@ -111,8 +111,8 @@ def _not_a_save(path: str) -> str | None:
         return f"its {MANIFEST} is a {manifest['format']!r}"
     others = sorted(present - set(listed) - {MANIFEST})
     if others:
-        return f"it holds {', '.join(others[:5])}{', ...' if len(others) > 5 else ''}, " \
-               f"which the manifest does not list"
+        return (f"it holds {', '.join(others[:5])}{', ...' if len(others) > 5 else ''}, "
+                f"which the manifest does not list")
     for name in present:
         if not stat.S_ISREG(os.lstat(os.path.join(path, name)).st_mode):
             return f"{name} is not a regular file"
