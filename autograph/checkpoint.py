@@ -9,11 +9,14 @@ tuples; each is named by its path from the checkpoint's keywords, as
     ckpt.restore("ckpt")
 
 `restore` changes nothing unless every variable matches: the same paths, and
-for each the same shape and dtype.
+for each the same shape and dtype. Saving and restoring follow the rules of
+`saved_files`: a save replaces only an empty folder or an earlier save, and
+a malformed checkpoint is a `LoadError` naming the file.
 """
 from __future__ import annotations
 
 import json
+import os
 import types
 
 import numpy as np
@@ -21,7 +24,7 @@ import numpy as np
 from runtime.variables import Variable
 
 from .function import ConcreteFunction, GraphFunction
-from .saved_files import npz_arrays, npz_bytes, read_folder, write_folder
+from .saved_files import LoadError, npz_arrays, npz_bytes, parsed, read_folder, write_folder
 
 FORMAT, VERSION = "autograph.checkpoint", 1
 _OPAQUE = (str, bytes, int, float, complex, bool, type(None), np.ndarray, np.generic,
@@ -64,9 +67,13 @@ class Checkpoint:
 
     def restore(self, path) -> None:
         """Assigns the saved values to the variables at the same paths; all or nothing."""
-        files = read_folder(path, FORMAT, VERSION)
-        index = {entry["path"]: entry for entry in json.loads(files["index.json"])}
-        arrays = npz_arrays(files["variables.npz"])
+        files = read_folder(path, FORMAT, VERSION, ("index.json", "variables.npz"))
+        index = parsed(path, "index.json", _index, files["index.json"])
+        arrays = parsed(path, "variables.npz", npz_arrays, files["variables.npz"])
+        missing = sorted(e["key"] for e in index.values() if e["key"] not in arrays)
+        if missing:
+            raise LoadError(f"{os.path.join(os.fspath(path), 'index.json')}: names "
+                            f"{missing[0]!r}, which variables.npz does not hold")
         variables = self.variables()
         problems = [f"{p}: not in the checkpoint" for p in variables if p not in index]
         problems += [f"{p}: in the checkpoint, but no such variable here"
@@ -83,6 +90,20 @@ class Checkpoint:
                 + "\n  ".join(problems))
         for p, v in variables.items():
             v.assign(arrays[index[p]["key"]])
+
+
+def _index(data: bytes) -> dict:
+    """Path -> entry of `index.json`; `ValueError` if an entry is malformed."""
+    entries = json.loads(data)
+    if not isinstance(entries, list):
+        raise ValueError(f"the index is a {type(entries).__name__}, not a list")
+    index = {}
+    for entry in entries:
+        if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
+                and isinstance(entry.get("key"), str)):
+            raise ValueError(f"entry {entry!r:.80} has no string path and key")
+        index[entry["path"]] = entry
+    return index
 
 
 def _walk(obj, path: str, found: dict, seen: set) -> None:

@@ -32,11 +32,11 @@ from runtime.serialization import (
     value_to_data,
 )
 from runtime.variables import Variable
-from runtime.verify import VerificationError, verify
+from runtime.verify import verify
 
 from .device import current_device
 from .function import ConcreteFunction, GraphFunction
-from .saved_files import LoadError, npz_arrays, npz_bytes, read_folder, write_folder
+from .saved_files import npz_arrays, npz_bytes, parsed, read_folder, write_folder
 from .signature import PyKey, flatten_call, is_array_key, leaf_key
 
 # Version 2: a `while_loop` keeps its operand counts in its params. Version 1
@@ -141,26 +141,37 @@ def _parameters_to_data(signature: inspect.Signature) -> list:
 
 
 def load(path) -> "LoadedFunction":
-    """The function saved at `path`, with new variables holding the saved values."""
-    files = read_folder(path, FORMAT, VERSION)
-    try:
-        document = json.loads(files["function.json"])
-        values = npz_arrays(files["variables.npz"])
-        constants = npz_arrays(files["constants.npz"])
-        return LoadedFunction(document, values, constants)
-    except (KeyError, ValueError, TypeError, IndexError, VerificationError) as error:
-        raise LoadError(f"{path}: the saved function is malformed ({type(error).__name__}: "
-                        f"{error})") from None
+    """The function saved at `path`, with new variables holding the saved values.
+
+    Every problem with the folder is a `LoadError` naming the file: the checks
+    of `read_folder`, then any malformed part of the files it returns.
+    """
+    files = read_folder(path, FORMAT, VERSION, FILES)
+    document = parsed(path, "function.json", json.loads, files["function.json"])
+    values = parsed(path, "variables.npz", npz_arrays, files["variables.npz"])
+    constants = parsed(path, "constants.npz", npz_arrays, files["constants.npz"])
+    return parsed(path, "function.json", LoadedFunction, document, values, constants)
+
+
+FILES = ("function.json", "variables.npz", "constants.npz")
 
 
 class LoadedFunction:
     """A saved graph function: callable on the saved signatures, owning its variables."""
 
     def __init__(self, document: dict, values: dict, constants: dict):
+        if not isinstance(document, dict) or not isinstance(document["function"], str):
+            raise TypeError("the document is not an object naming its function")
+        _lists(document, "variables", "signatures")
+        if not document["signatures"]:
+            raise ValueError("the document saves no signature")
         self.__name__ = self.__qualname__ = document["function"]
         self._document, self._constants = document, constants  # to save it again
         self.variables = []
         for entry in document["variables"]:
+            if not (isinstance(entry["name"], (str, type(None)))
+                    and type(entry["trainable"]) is bool):
+                raise TypeError(f"variable entry {entry!r:.80} needs a name and a bool trainable")
             variable = Variable(values[entry["key"]], name=entry["name"],
                                 trainable=entry["trainable"])
             if variable.resource_type != type_from_text(entry["type"]):
@@ -169,6 +180,8 @@ class LoadedFunction:
             self.variables.append(variable)
         self._signatures = [_SavedSignature(s, constants, self.variables)
                             for s in document["signatures"]]
+        for saved in self._signatures:   # compiled now: a malformed graph fails the load
+            saved.concrete(current_device())
 
     @property
     def signatures(self) -> list[str]:
@@ -206,23 +219,51 @@ class LoadedFunction:
 
 class _SavedSignature:
     def __init__(self, data: dict, constants: dict, variables: list):
+        _lists(data, "parameters", "arguments", "leaves", "variables")
         self.signature = inspect.Signature([
-            inspect.Parameter(p["name"], getattr(inspect.Parameter, p["kind"]),
+            inspect.Parameter(p["name"], _PARAMETER_KINDS[p["kind"]],
                               **({"default": value_from_data(p["default"])}
                                  if "default" in p else {}))
             for p in data["parameters"]])
+        if not all(a["name"] in self.signature.parameters for a in data["arguments"]):
+            raise ValueError(f"arguments {[a['name'] for a in data['arguments']]!r:.80} are not "
+                             f"all parameters of the signature")
         self.trees = (tuple(a["name"] for a in data["arguments"]),
                       tuple(tree_from_data(a["tree"]) for a in data["arguments"]))
         self.leaves = [type_from_text(leaf["array"]) if "array" in leaf
                        else leaf_key(value_from_data(leaf["python"])) for leaf in data["leaves"]]
         self.graph = graph_from_data(data["graph"], constants)
         verify(self.graph)
+        if not all(type(i) is int and 0 <= i < len(variables) for i in data["variables"]):
+            raise IndexError(f"variable numbers {data['variables']!r:.60} are not all among "
+                             f"the {len(variables)} saved variables")
         self.variables = [variables[i] for i in data["variables"]]
         out = data["outputs"]
         self.out_tree = tree_from_data(out["tree"])
         self.out_leaves = [_GRAPH_OUTPUT if leaf is None else value_from_data(leaf["python"])
                            for leaf in out["leaves"]]
+        self._check_consistent()
         self._compiled: dict = {}
+
+    def _check_consistent(self) -> None:
+        """The signature's parts agree with its graph (each part may parse and still not)."""
+        arrays = [t for t in self.leaves if isinstance(t, AbstractValue)]
+        expected = arrays + [v.resource_type for v in self.variables]
+        found = [v.aval for v in self.graph.inputs]
+        if found != expected:
+            raise ValueError(f"graph {self.graph.name!r} takes ({', '.join(map(str, found))}), "
+                             f"the signature gives ({', '.join(map(str, expected))})")
+        n_outputs = sum(leaf is _GRAPH_OUTPUT for leaf in self.out_leaves)
+        if n_outputs != len(self.graph.outputs):
+            raise ValueError(f"graph {self.graph.name!r} returns {len(self.graph.outputs)} "
+                             f"values, the signature expects {n_outputs}")
+        if self.out_tree.num_leaves != len(self.out_leaves):
+            raise ValueError(f"the result structure has {self.out_tree.num_leaves} leaves, "
+                             f"the signature lists {len(self.out_leaves)}")
+        if sum(t.num_leaves for t in self.trees[1]) != len(self.leaves):
+            raise ValueError(f"the argument structures have "
+                             f"{sum(t.num_leaves for t in self.trees[1])} leaves, the "
+                             f"signature lists {len(self.leaves)}")
 
     def accepts(self, sig) -> bool:
         if sig.trees != self.trees or len(sig.keys) != len(self.leaves):
@@ -249,4 +290,14 @@ class _SavedSignature:
                                for n, t in zip(*self.trees)) + ")"
 
 
+def _lists(data: dict, *keys: str) -> None:
+    """Refuses `data` unless it is an object whose `keys` hold lists."""
+    if not isinstance(data, dict):
+        raise TypeError(f"{data!r:.60} is not an object")
+    for key in keys:
+        if not isinstance(data[key], list):
+            raise TypeError(f"{key!r} holds {data[key]!r:.60}, not a list")
+
+
 _GRAPH_OUTPUT = np.empty(0)  # marks the results that the graph computes
+_PARAMETER_KINDS = {kind.name: kind for kind in type(inspect.Parameter.POSITIONAL_ONLY)}

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import keyword
 
 import numpy as np
 
@@ -59,7 +60,17 @@ def type_from_text(text: str) -> AbstractValue:
     if not dims.endswith("]"):
         raise SerializationError(f"malformed type {text!r}")
     shape = [None if d == "?" else int(d) for d in dims[:-1].split(",") if d]
-    return kind(tuple(shape), np.dtype(name))
+    if any(d is not None and d < 0 for d in shape):
+        raise SerializationError(f"malformed type {text!r}: a negative dimension")
+    return kind(tuple(shape), dtype_from_text(name))
+
+
+def dtype_from_text(name: str) -> np.dtype:
+    """The dtype named `name`: a bool, integer, float or complex one, by its canonical name."""
+    dtype = np.dtype(name) if isinstance(name, str) else None
+    if dtype is None or dtype.kind not in "biufc" or dtype.name != name:
+        raise SerializationError(f"{name!r} is not the name of a numeric dtype")
+    return dtype
 
 
 # -- values: params and literals -------------------------------------------------
@@ -92,6 +103,17 @@ def value_to_data(value, where: str):
                              f"which cannot be saved")
 
 
+def _is_int(x) -> bool:
+    return type(x) is int or (isinstance(x, np.integer))
+
+
+def _index(x, what: str) -> int:
+    """`x` if it is a non-negative int (a JSON `true` is not a number here)."""
+    if type(x) is not int or x < 0:
+        raise SerializationError(f"{what} is numbered {x!r:.40}, not by a non-negative integer")
+    return x
+
+
 def value_from_data(data):
     if isinstance(data, list):
         return tuple(value_from_data(d) for d in data)
@@ -103,13 +125,17 @@ def value_from_data(data):
     if tag == "complex":
         return complex(float(body[0]), float(body[1]))
     if tag == "scalar":
-        return np.dtype(data["dtype"]).type(value_from_data(body))
+        return dtype_from_text(data["dtype"]).type(value_from_data(body))
     if tag == "dtype":
-        return np.dtype(body)
+        return dtype_from_text(body)
     if tag == "dyn":
-        return Dyn(body)
+        return Dyn(_index(body, "a dynamic operand"))
     if tag == "slice":
-        return slice(*(value_from_data(p) for p in body))
+        parts = [value_from_data(p) for p in body]
+        if len(parts) != 3 or not all(p is None or isinstance(p, Dyn) or _is_int(p)
+                                      for p in parts):
+            raise SerializationError(f"malformed slice {body!r:.60}")
+        return slice(*parts)
     if tag == "ellipsis":
         return Ellipsis
     if tag == "type":
@@ -188,15 +214,18 @@ def graph_from_data(data: dict, constants: dict, variables: dict | None = None,
 
     def subgraph(value):
         if "graph_ref" in value:
-            if value["graph_ref"] not in graphs:
+            if _index(value["graph_ref"], "a subgraph") not in graphs:
                 raise SerializationError(f"graph {value['graph_ref']} is used before it is "
                                          f"defined")
             return graphs[value["graph_ref"]]
         graph = graph_from_data(value["graph"], constants, variables, graphs)
-        graphs[value["ref"]] = graph
+        graphs[_index(value["ref"], "a subgraph")] = graph
         return graph
 
     def define(number, text, name=None):
+        _index(number, "a value")
+        if not (name is None or isinstance(name, str)):
+            raise SerializationError(f"value {number} is named {name!r:.40}, not by a string")
         if number in variables:
             raise SerializationError(f"value {number} is defined twice")
         var = variables[number] = Var(type_from_text(text), name)
@@ -205,10 +234,11 @@ def graph_from_data(data: dict, constants: dict, variables: dict | None = None,
     def atom(entry):
         if isinstance(entry, dict):
             return Literal(value_from_data(entry["literal"]))
-        if entry not in variables:
+        if _index(entry, "an operand") not in variables:
             raise SerializationError(f"value {entry} is used before it is defined")
         return variables[entry]
 
+    check_graph_name(data["name"])
     inputs = [define(n, t, name) for n, t, name in data["inputs"]]
     consts = {}
     for number, text, key in data["consts"]:
@@ -229,6 +259,14 @@ def graph_from_data(data: dict, constants: dict, variables: dict | None = None,
         source = SourceInfo(*entry["source"]) if "source" in entry else None
         eqns.append(Eqn(prim, ins, params, outs, source))
     return Graph(data["name"], inputs, eqns, [atom(a) for a in data["outputs"]], consts)
+
+
+def check_graph_name(name) -> None:
+    """Refuses a graph name that tracing never writes: an identifier, or one in `<>`."""
+    word = name[1:-1] if isinstance(name, str) and name[:1] == "<" and name[-1:] == ">" else name
+    if not (isinstance(word, str) and word.isascii() and word.isidentifier()
+            and (word != name or not keyword.iskeyword(word))):
+        raise SerializationError(f"graph name {name!r:.60} is not an identifier")
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
