@@ -5,6 +5,10 @@ step; its values are named `h`, `h_1`, `h_2`, ... The namer used to search for
 a free name from `h_1` on each time (quadratic: 10,000 steps took seconds to
 print and compile). The timing test allows 6x for 4x the steps (linear is 4x,
 quadratic 16x), so a busy machine does not fail it.
+
+Naming reads a frame's variables when its line changes; in a straight run of
+code it reads only the ones stored since the last read (`code_facts`), and the
+names found stay those a read of every variable found.
 """
 import time
 import warnings
@@ -12,8 +16,10 @@ import warnings
 import numpy as np
 
 import autograph as ag
-from runtime.ir import Var
+from runtime import GraphBuilder
 from runtime.abstract import AbstractValue
+from runtime.ir import Var
+from runtime.naming import code_facts, variable_names
 from runtime.printing import Namer
 
 
@@ -79,3 +85,42 @@ def test_namer_sequence_skips_names_taken_otherwise():
     assert named(["h", "h", "h"], reserved={"h_1"}) == ["h", "h_2", "h_3"]
     assert named(["t1", None, None, None]) == ["t1", "t0", "t2", "t3"]
     assert named(["x", "x", "y", "x", "y"]) == ["x", "x_1", "y", "x_2", "y_1"]
+
+
+def trace_named(fn, *avals):
+    with GraphBuilder(fn.__name__) as builder, variable_names():
+        outputs = fn(*(builder.new_input(a, n) for n, a in zip("xyz", avals)))
+    return str(builder.build(list(outputs)))
+
+
+def stores_without_equations(x, y):
+    pair = [np.tanh(x), np.exp(y)]   # two unnamed values in a list
+    first = pair[0]                  # stored by lines without an equation: the next
+    second = pair[1]                 # equation's line change finds them (straight run)
+    if x.ndim:                       # a jump: the sweep reads every variable
+        third = pair[1]
+    out = first + 1.0
+    return out, second * 2.0, third
+
+
+def test_sweeps_of_straight_runs_name_what_full_sweeps_named():
+    aval = AbstractValue((3,), np.float32)
+    text = trace_named(stores_without_equations, aval, aval).splitlines()
+    assert text[1:4] == ["  first:f32[3] = tanh x", "  second:f32[3] = exp y",
+                         "  out:f32[3] = add first 1.0"]
+
+
+def straight(x):
+    a = x * 2.0
+    b = a + 1.0
+    c, d = b, a
+    return c * d
+
+
+def test_code_facts_list_the_stores_of_a_straight_run():
+    facts = code_facts(straight.__code__)
+    assert facts is code_facts(straight.__code__)   # decoded once, kept by the code's id
+    assert facts.stored_between(-1, len(straight.__code__.co_code)) == ("a", "b", "c", "d")
+    looped = code_facts(stores_without_equations.__code__)
+    assert looped.stored_between(-1, len(stores_without_equations.__code__.co_code)) is None
+    assert facts.stored_between(10, 10) is None      # ran round a loop: read everything
