@@ -12,11 +12,13 @@ named by the variable its caller stores it in. Stores without an equation
 (`a, b = -x, y`; the parameters of a called function, `def loop_body(itr)`)
 are found by reading a user frame's variables when an equation first comes
 from it, when its line changes, and when equations move on to another frame,
-as a line hook would, but only where equations are made. Naming costs O(1) per
-equation however long the function: per-code facts are keyed by the code's id
+as a line hook would, but only where equations are made. The work per equation
+does not grow with the function: per-code facts are keyed by the code's id
 (hashing a code object costs as much as its size), and on a line change only
 the variables stored since the last read are looked at when the frame ran
 straight to here (`_CodeFacts.stored_between`; after a jump, all of them).
+Before Python 3.13, `frame.f_locals` itself still copies every variable of the
+frame (in C), so a function of thousands of variables stays slower per line.
 
 Naming happens only inside `variable_names()` (graph functions trace in it),
 and only in frames below the one that entered it.
