@@ -3,7 +3,8 @@ units, (c) call overhead of `x + 1`, (d) first-call cost of the small LSTM step,
 (e) converting a 50-line function, (f) a staged scalar while loop of 1,000 steps,
 (g) the small LSTM cell over a staged loop of 100 steps, (h) the gradient of (g) by `ag.grad`
 against hand-written backpropagation through time, (i) and (j) the first call of (g)'s loop and
-of (e)'s function, never converted before, each in a fresh process.
+of (e)'s function, never converted before, each in a fresh process, (k) tracing an
+unrolled loop of 10,000 steps against 1,000.
 
 Run:  python bench/run_all.py [--quick]
 """
@@ -20,6 +21,7 @@ import control_flow  # noqa: E402
 import fresh_first_call  # noqa: E402
 import grad_lstm  # noqa: E402
 import lstm  # noqa: E402
+import tracing_scale  # noqa: E402
 from common import parse_args, report  # noqa: E402
 
 
@@ -34,6 +36,7 @@ def main(argv=None):
         *control_flow.run(settings),           # (e), (f), (g)
         *grad_lstm.run(settings),              # (h)
         *fresh_first_call.run(settings),       # (i), (j)
+        *tracing_scale.run(settings),          # (k)
     ]
     report("autograph benchmarks: hand-written NumPy vs ag.convert, medians of interleaved "
            "rounds", rows, settings, time.perf_counter() - t0)

@@ -12,7 +12,13 @@ named by the variable its caller stores it in. Stores without an equation
 (`a, b = -x, y`; the parameters of a called function, `def loop_body(itr)`)
 are found by reading a user frame's variables when an equation first comes
 from it, when its line changes, and when equations move on to another frame,
-as a line hook would, but only where equations are made.
+as a line hook would, but only where equations are made. The work per equation
+does not grow with the function: per-code facts are keyed by the code's id
+(hashing a code object costs as much as its size), and on a line change only
+the variables stored since the last read are looked at when the frame ran
+straight to here (`_CodeFacts.stored_between`; after a jump, all of them).
+Before Python 3.13, `frame.f_locals` itself still copies every variable of the
+frame (in C), so a function of thousands of variables stays slower per line.
 
 Naming happens only inside `variable_names()` (graph functions trace in it),
 and only in frames below the one that entered it.
@@ -34,6 +40,7 @@ graph scale(x:f32[3]) {
 """
 from __future__ import annotations
 
+import bisect
 import dis
 import sys
 import threading
@@ -138,15 +145,74 @@ def _following_stores(code, offset: int) -> tuple:
     return tuple(names)
 
 
-_targets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+class _CodeFacts:
+    """What naming needs to know of one code object, decoded once.
+
+    `targets` caches `stored_names` per instruction; `stores`/`store_offsets`
+    list the store instructions, and `jumps` and `handlers` say where execution
+    may leave a straight run of instructions, so that `stored_between` can name
+    the variables a run stored without reading every variable of the frame.
+    """
+
+    def __init__(self, code):
+        self.targets: dict[int, tuple | str] = {}
+        self.store_offsets: list[int] = []
+        self.stores: list[tuple] = []
+        self.jumps: list[int] = []
+        offset, size = 0, len(code.co_code)
+        while offset < size:
+            op, arg, after = _instruction(code, offset)
+            names = _stores(code, op, arg)
+            if names:
+                self.store_offsets.append(offset)
+                self.stores.append(names)
+            if op in _JUMPS:
+                self.jumps.append(offset)
+            offset = after
+        self.handlers = [(e.start, e.end) for e in dis.Bytecode(code).exception_entries]
+        self.cells = code.co_cellvars + code.co_freevars   # nested functions store these
+        # the order a frame lists its variables in (`f_locals`), which picks the name of
+        # a value stored in two variables at once
+        self.order = {n: i for i, n in enumerate(code.co_varnames + self.cells)}
+
+    def stored_between(self, start: int, stop: int) -> tuple | None:
+        """The variables stored by the instructions after `start` and before `stop`, where
+        the frame ran them straight (no jump, no exception handler in between); else None."""
+        if stop <= start:
+            return None
+        first = bisect.bisect_right(self.jumps, start)
+        if first < len(self.jumps) and self.jumps[first] < stop:
+            return None
+        if any(lo <= stop and start <= hi for lo, hi in self.handlers):
+            return None
+        names = dict.fromkeys(self.cells)
+        for i in range(bisect.bisect_right(self.store_offsets, start),
+                       bisect.bisect_left(self.store_offsets, stop)):
+            names.update(dict.fromkeys(self.stores[i]))
+        return tuple(sorted(names, key=lambda n: self.order.get(n, len(self.order))))
+
+
+_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
+
+# id(code) -> (a weak reference to code, its _CodeFacts). Keyed by id: hashing a code
+# object hashes its constants and names, a cost that grows with the function.
+_facts: dict[int, tuple] = {}
+
+
+def code_facts(code) -> _CodeFacts:
+    """`code`'s `_CodeFacts`, decoded on first use and dropped with `code`."""
+    entry = _facts.get(id(code))
+    if entry is None:
+        key = id(code)
+        forget = weakref.ref(code, lambda _, key=key: _facts.pop(key, None))
+        entry = _facts[key] = (forget, _CodeFacts(code))
+    return entry[1]
 
 
 def stored_names(code, lasti: int) -> tuple | str:
     """The variables that the instruction running at `lasti` of `code` stores its result
     into, or `_RETURN` where it returns it; read once per instruction."""
-    table = _targets.get(code)
-    if table is None:
-        table = _targets[code] = {}
+    table = code_facts(code).targets
     names = table.get(lasti)
     if names is None:
         names = table[lasti] = _stored_names(code, lasti)
@@ -161,6 +227,7 @@ class _Namer:
         self.pending: list = []     # [frame, f_lasti, names, Vars named in advance]
         self.last_frame = None      # the user frame of the previous equation
         self.last_line = None       # and its line
+        self.swept = -1             # last_frame's f_lasti when its variables were last read
 
     def note(self, outs):
         self.flush(done_only=True)
@@ -171,7 +238,7 @@ class _Namer:
                     _sweep(self.last_frame)
                 self._entered(innermost)
             elif innermost.f_lineno != self.last_line:  # the previous line's stores are done
-                _sweep(innermost)
+                self._sweep_since_last(innermost)
             self.last_line = innermost.f_lineno
         if not names:
             return
@@ -196,9 +263,25 @@ class _Namer:
                     named.append(var)
         self.pending.append([frame, lasti, names, named])
 
+    def _sweep_since_last(self, frame):
+        """`_sweep(frame)`, reading only the variables stored since the last sweep where
+        the frame ran straight since then: O(1) per line, not O(variables)."""
+        lasti = frame.f_lasti
+        names = code_facts(frame.f_code).stored_between(self.swept, lasti)
+        self.swept = lasti
+        if names is None:
+            _sweep(frame)
+            return
+        values = frame.f_locals
+        for name in names:
+            value = values.get(name)
+            if type(value) is Tracer and value.node.name is None:
+                value.node.name = name
+
     def _entered(self, frame):
         """User code runs in `frame`, called by a running instruction of another frame."""
         self.last_frame = frame
+        self.swept = frame.f_lasti
         for other, _, names, named in self.pending:
             if other is not frame:  # that instruction calls user code (a loop body, a
                 for var, name in zip(named, names):  # branch): its results so far were

@@ -22,6 +22,7 @@ class Namer:
         self._names: dict[int, str] = {}
         self._used = set(reserved)
         self._counter = 0
+        self._suffix: dict[str, int] = {}   # hint -> the last suffix `_fresh` tried for it
 
     def __call__(self, var: Var) -> str:
         name = self._names.get(var.id)
@@ -30,11 +31,18 @@ class Namer:
         return name
 
     def _fresh(self, hint):
+        """`hint`, else `hint_1`, `hint_2`, ...: the first one not used yet.
+
+        Names are never freed, so the search resumes where the last one for the
+        same hint stopped: O(1) per name, however often a variable is re-bound.
+        """
         if hint and hint.isidentifier() and not keyword.iskeyword(hint):
-            name, n = hint, 0
+            n = self._suffix.get(hint, 0)
+            name = f"{hint}_{n}" if n else hint
             while name in self._used:
                 n += 1
                 name = f"{hint}_{n}"
+            self._suffix[hint] = n
         else:
             name = f"t{self._counter}"
             while name in self._used:

@@ -21,6 +21,7 @@ BENCHMARKS = [
     "grad_lstm_100_steps",   # (h)
     "fresh_first_call_lstm_loop",  # (i)
     "fresh_first_call_50_lines",   # (j)
+    "trace_unrolled_10000",        # (k)
 ]
 
 
