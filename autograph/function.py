@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from runtime import AbstractValue, Tracer, current_builder
+from runtime import AbstractValue, Tracer, TracingError, current_builder
 from runtime.backend import get_backend
 from runtime.source import note_original_location, user_stacklevel
 from runtime.tracing import is_array, trace_to_graph
@@ -211,6 +211,10 @@ class GraphFunction:
             note_original_location(error)
             raise
         builder = traced.builder
+        if builder.read_unknown_dims and keys is not sig.keys:
+            # `x.shape[0] == 1` is False for every size of a relaxed dimension
+            raise TracingError(f"{self.__qualname__} reads a dimension that reduce_retracing "
+                               f"made unknown (x.shape); it is traced with exact shapes")
         concrete = ConcreteFunction(self.__name__, traced.graph, sig.without_values(),
                                     traced.out_leaves, traced.out_tree, get_backend(device),
                                     [variable for variable, _ in builder.resources])

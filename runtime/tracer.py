@@ -56,6 +56,14 @@ class GraphBuilder:
         self.resources: list[tuple] = []          # (Variable, resource Var): a root's inputs
         self._resource_vars: dict[int, Var] = {}  # id(Variable) -> its resource Var here
         self.finished = False
+        self.read_unknown_dims = False            # Python code read a None in a `.shape`
+
+    def note_unknown_dim_read(self) -> None:
+        """Records, on the root graph's builder, that Python code read an unknown dimension."""
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        root.read_unknown_dims = True
 
     def __enter__(self):
         if self.parent is not None and self.parent is not current_builder():

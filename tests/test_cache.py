@@ -379,6 +379,27 @@ def test_reduce_retracing_still_relaxes_where_python_reads_no_dim():
     assert f.trace_count == 2
 
 
+def shape_dependent(x):
+    if x.shape[0] == 1:          # False for every size of a relaxed (unknown) dimension
+        return x * 2
+    return x * 3
+
+
+def test_reduce_retracing_never_answers_for_a_dimension_python_compared():
+    """A relaxed graph is kept only where the Python code read no unknown dimension:
+    `x.shape[0] == 1` in a graph for `f64[?]` would answer False for a length-1 input."""
+    f = ag.convert(shape_dependent, reduce_retracing=True)
+    for n in (2, 3, 1, 4, 1):
+        check(f, np.ones(n))
+
+
+def test_reduce_retracing_relaxes_where_python_reads_only_known_dims():
+    f = ag.convert(lambda x: x.sum(axis=0) * x.shape[1] + len(x.shape), reduce_retracing=True)
+    for n in (1, 2, 3, 4):
+        check(f, np.ones((n, 3), np.float32))
+    assert f.trace_count == 2
+
+
 # -- the cache is bounded ---------------------------------------------------------------------
 
 def graph_sources(name):
