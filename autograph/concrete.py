@@ -5,7 +5,7 @@ import weakref
 
 import numpy as np
 
-from runtime import AbstractValue, Tracer, config
+from runtime import AbstractValue, Tracer, config, current_builder
 from runtime.codegen import compile_graph
 from runtime.effects import prune_dead_code
 from runtime.ops.call import call as call_graph
@@ -34,6 +34,7 @@ class ConcreteFunction:
                                 for x in out_leaves]
         self._is_output = [isinstance(x, (Tracer, np.ndarray)) for x in out_leaves]
         self._out_tree = out_tree
+        self.reads_unknown_dims = False   # set by the trace: Python read a None in a .shape
         if config.verify_graphs:
             verify(graph)
         self._fn = compile_graph(graph, backend, self._output_expr,
@@ -67,7 +68,13 @@ class ConcreteFunction:
         return self._fn(*inputs)
 
     def call_in_trace(self, inputs):
-        """Stages this graph as one `call` equation of the graph being traced."""
+        """Stages this graph as one `call` equation of the graph being traced.
+
+        A graph whose Python code read an unknown dimension passes that on to the
+        caller's trace (a caller relaxed by `reduce_retracing` then traces exact shapes).
+        """
+        if self.reads_unknown_dims:
+            current_builder().note_unknown_dim_read()
         outs = iter(call_graph(self.graph, *inputs, variables=self.variables))
         leaves = [next(outs) if is_out else static for is_out, static
                   in zip(self._is_output, self._static_outputs)]

@@ -23,56 +23,6 @@ def _concrete_needed(tracer, what: str, hint: str = "") -> TracingError:
         f"{what}{location_note(user_source())}" + (f"; {hint}" if hint else ""))
 
 
-class UnknownDims(tuple):
-    """A shape with unknown (None) dimensions that notes when Python code reads one.
-
-    `x.shape[1]` of an `f32[?,3]` value is a plain read of a known 3; `x.shape[0]`,
-    unpacking, comparing or concatenating the shape read the unknown one, and
-    tell the builder (`GraphBuilder.note_unknown_dim_read`).
-    """
-
-    def __new__(cls, shape, builder):
-        self = super().__new__(cls, shape)
-        self.builder = builder
-        return self
-
-    def _all(self) -> tuple:
-        return tuple.__getitem__(self, slice(None))   # a plain tuple, read as a whole
-
-    def _read(self, part):
-        if part is None or (type(part) is tuple and None in part):
-            self.builder.note_unknown_dim_read()
-        return part
-
-    def __getitem__(self, index):
-        return self._read(tuple.__getitem__(self, index))
-
-    def __iter__(self):
-        self._read(self._all())
-        return tuple.__iter__(self)
-
-    def __eq__(self, other):
-        self._read(self._all())
-        return tuple.__eq__(self, other)
-
-    def __ne__(self, other):
-        self._read(self._all())
-        return tuple.__ne__(self, other)
-
-    def __contains__(self, value):
-        self._read(self._all())
-        return tuple.__contains__(self, value)
-
-    def __add__(self, other):
-        return self._read(tuple.__add__(self._all(), other))
-
-    def __radd__(self, other):
-        return self._read(tuple(other) + self._all())
-
-    __hash__ = tuple.__hash__
-    __tree_as_tuple__ = True   # flattens as the tuple it is (`runtime.tree`)
-
-
 class Tracer:
     """A value of a graph being traced: `builder` records it, `node` is its `Var`."""
 
@@ -93,13 +43,14 @@ class Tracer:
     def shape(self):
         """The shape; unknown dimensions are None (`runtime.dynamic_shape` traces them).
 
-        Python code reading an unknown dimension from it is noted on the trace's
-        root builder (`read_unknown_dims`, see `UnknownDims`): a caller that made
-        dimensions unknown on its own (`reduce_retracing`) then knows the code may
-        depend on them.
+        Reading a shape with an unknown dimension is noted on the trace's root
+        builder (`read_unknown_dims`): a caller that made dimensions unknown on
+        its own (`reduce_retracing`) then knows the Python code may depend on them.
         """
         shape = self.node.aval.shape
-        return UnknownDims(shape, self.builder) if None in shape else shape
+        if None in shape:
+            self.builder.note_unknown_dim_read()
+        return shape
 
     @property
     def dtype(self):

@@ -107,8 +107,6 @@ def _flatten(x, leaves, is_leaf):
         leaves.append(x)
         return LEAF
     kind = type(x)
-    if kind is not tuple and getattr(kind, "__tree_as_tuple__", False):
-        kind = tuple  # a tuple in all but its type (a traced shape that notes reads)
     if kind is tuple or kind is list:
         children = tuple(_flatten(c, leaves, is_leaf) for c in x)
         return TreeDef("tuple" if kind is tuple else "list", None, children)

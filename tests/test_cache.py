@@ -372,8 +372,8 @@ def test_reduce_retracing_surfaces_the_error_of_the_exact_trace():
     check(f, np.ones(3))
 
 
-def test_reduce_retracing_still_relaxes_where_python_reads_no_dim():
-    f = ag.convert(lambda x: x.sum(axis=0) * x.shape[1], reduce_retracing=True)
+def test_reduce_retracing_still_relaxes_where_python_reads_no_shape():
+    f = ag.convert(lambda x: x.sum(axis=0) * 3.0 + x.ndim, reduce_retracing=True)
     for n in (1, 2, 3, 4):
         check(f, np.ones((n, 3), np.float32))
     assert f.trace_count == 2
@@ -386,18 +386,22 @@ def shape_dependent(x):
 
 
 def test_reduce_retracing_never_answers_for_a_dimension_python_compared():
-    """A relaxed graph is kept only where the Python code read no unknown dimension:
-    `x.shape[0] == 1` in a graph for `f64[?]` would answer False for a length-1 input."""
+    """A relaxed graph is kept only where the Python code read no shape with a dimension
+    it made unknown: `x.shape[0] == 1` in a graph for `f64[?]` would answer False for a
+    length-1 input."""
     f = ag.convert(shape_dependent, reduce_retracing=True)
     for n in (2, 3, 1, 4, 1):
         check(f, np.ones(n))
 
 
-def test_reduce_retracing_relaxes_where_python_reads_only_known_dims():
-    f = ag.convert(lambda x: x.sum(axis=0) * x.shape[1] + len(x.shape), reduce_retracing=True)
-    for n in (1, 2, 3, 4):
-        check(f, np.ones((n, 3), np.float32))
-    assert f.trace_count == 2
+def test_reduce_retracing_sees_shape_reads_in_graph_functions_it_calls():
+    inner = ag.convert(shape_dependent)
+    first = ag.convert(lambda x: inner(x), reduce_retracing=True)
+    second = ag.convert(lambda x: inner(x) + 0.0, reduce_retracing=True)
+    for n in (2, 5):             # traces inner for f64[?] inside a relaxed trace
+        check(first, np.ones(n))
+    for n in (2, 5, 1):          # reuses that graph of inner in a relaxed trace of its own
+        check(second, np.ones(n))
 
 
 # -- the cache is bounded ---------------------------------------------------------------------
