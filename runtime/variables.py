@@ -40,6 +40,10 @@ from .variable_scope import concrete_initial_value
 from .variable_text import variable_text
 
 
+# Operands whose arithmetic runs no user code (Python and NumPy numbers, arrays).
+_PLAIN_OPERANDS = (bool, int, float, complex, np.generic, np.ndarray)
+
+
 class Variable:
     """Mutable state: `Variable(initial_value, dtype=None, name=None, trainable=True)`."""
 
@@ -146,7 +150,9 @@ class Variable:
                     self._journal()
                 self._value = new
             return new
-        with self._lock:
+        if not isinstance(value, _PLAIN_OPERANDS) and not isinstance(value, xp.ndarray):
+            value = xp.asarray(value)  # an object's __array__ may write this variable itself
+        with self._lock:                # so it runs before the lock is taken
             current = self._value
             if xp is not np or type(current) is not np.ndarray:
                 current = self._moved(xp)
@@ -156,6 +162,16 @@ class Variable:
                 self._journal()
             self._value = new
         return new
+
+    def __getstate__(self):
+        """Copies and pickles hold the value, not the lock (each Variable has its own)."""
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     def _moved(self, xp):
         """`value_on(xp)` with the lock held: a move to another device replaces the array."""

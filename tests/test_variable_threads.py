@@ -5,6 +5,10 @@ thousands of times, eagerly or in a graph (a staged loop, or one write per
 call); the total must be exact. Without a lock a read-modify-write loses
 updates (8 threads x 20,000 `assign_add(1)` once left 91,765 of 160,000).
 """
+import copy
+import pickle
+import threading
+
 import numpy as np
 import pytest
 
@@ -130,3 +134,28 @@ def test_gpu_graphs_and_host_writes_from_many_threads_lose_nothing():
                 w.assign_add(1)
     run_threads(N_THREADS, work)
     assert int(w.numpy()) == N_THREADS * STEPS
+
+
+def test_copies_and_pickles_get_a_lock_of_their_own():
+    v = ag.Variable(np.arange(3.0), name="v")
+    for other in (copy.copy(v), copy.deepcopy(v), pickle.loads(pickle.dumps(v))):
+        np.testing.assert_array_equal(other.numpy(), v.numpy())
+        assert other._lock is not v._lock
+        other.assign_add(1.0)
+    np.testing.assert_array_equal(v.numpy(), np.arange(3.0))
+
+
+def test_an_operand_that_writes_the_variable_does_not_deadlock():
+    """Its `__array__` runs before the variable's lock is taken."""
+    v = ag.Variable(np.zeros(3), name="v")
+
+    class WritesV:
+        def __array__(self, dtype=None, copy=None):
+            v.assign(np.ones(3))
+            return np.ones(3)
+    done = []
+    worker = threading.Thread(target=lambda: done.append(v.assign_add(WritesV())), daemon=True)
+    worker.start()
+    worker.join(10)
+    assert done, "assign_add deadlocked on its own variable's lock"
+    np.testing.assert_array_equal(v.numpy(), np.full(3, 2.0))
