@@ -303,6 +303,11 @@ def _signature_of(fn) -> inspect.Signature:
         return inspect.signature(fn, eval_str=True)
     except (NameError, SyntaxError, TypeError):
         return inspect.signature(fn)
+    except ValueError:  # a built-in whose parameters Python does not expose (max, range)
+        name = getattr(fn, "__name__", type(fn).__name__)
+        raise TypeError(f"ag.convert cannot read the parameters of {name!r} (a built-in "
+                        f"without a signature); wrap it in a Python function, e.g. "
+                        f"ag.convert(lambda a, b: {name}(a, b))") from None
 
 
 def _weak_or_strong_ref(instance, table):

@@ -87,6 +87,12 @@ def test_c_function_outside_numpy_is_refused_at_decoration():
         ag.convert(math.sqrt)
 
 
+@pytest.mark.parametrize("fn", [max, min, range, zip, int], ids=lambda f: f.__name__)
+def test_builtins_without_a_signature_are_refused_at_decoration(fn):
+    with pytest.raises(TypeError, match=f"parameters of '{fn.__name__}'.*wrap it"):
+        ag.convert(fn)
+
+
 def test_class_is_not_mistaken_for_source():
     with pytest.raises(ag.ConversionError, match="is a class: convert its methods"):
         ag.to_code(Doubler)
