@@ -127,6 +127,11 @@ def _replace_folder(staging: str, path: str) -> None:
     old = tempfile.mkdtemp(prefix=f".{os.path.basename(path)}.old-", dir=os.path.dirname(path))
     os.rmdir(old)
     os.rename(path, old)
+    why = _not_a_save(old)  # again, out of reach by its name: a file may have arrived meanwhile
+    if why is not None:
+        os.rename(old, path)
+        raise FileExistsError(f"{path} changed while the save replaced it ({why}); nothing "
+                              f"was changed")
     os.rename(staging, path)
     shutil.rmtree(old, ignore_errors=True)
 

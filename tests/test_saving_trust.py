@@ -52,6 +52,29 @@ def rewrite(folder, name, data: bytes):
 
 # -- a save replaces only an empty folder or an earlier save --------------------------------
 
+def test_a_file_written_while_a_save_replaces_the_folder_survives(saved, monkeypatch):
+    """The folder is checked again once it is renamed out of the way: a file that
+    arrived after the first check makes the save give the folder back, untouched."""
+    from autograph import saved_files
+    first_check = saved_files._check_replaceable
+
+    checks = []
+
+    def check_then_someone_writes(path):  # before writing, and just before replacing
+        first_check(path)
+        checks.append(path)
+        if len(checks) == 2:
+            (saved / "notes.txt").write_text("mine")
+    monkeypatch.setattr(saved_files, "_check_replaceable", check_then_someone_writes)
+    before = snapshot(saved)
+    f = ag.convert(lambda x: x * 2)
+    with pytest.raises(FileExistsError, match="changed while the save replaced it"):
+        ag.save(f, saved, np.ones(4))
+    assert len(checks) == 2
+    assert snapshot(saved) == {**before, "notes.txt": b"mine"}
+    assert [p for p in os.listdir(saved.parent) if p.startswith(".saved")] == []
+
+
 def web_app(folder):
     folder.mkdir()
     (folder / "manifest.json").write_text('{"name": "my app", "start_url": "index.html"}')
