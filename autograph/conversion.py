@@ -205,6 +205,8 @@ def check_convertible(fn) -> None:
     protocols); other callables without Python source (`math.sqrt`, which
     would need a Python float), generators and coroutines do not.
     """
+    while isinstance(fn, functools.partial):  # a partial of np.sum is traced as np.sum is
+        fn = fn.func
     if _traced_as_is(fn) and not isinstance(fn, types.FunctionType):
         return
     function = source_function(fn)

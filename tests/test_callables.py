@@ -76,7 +76,8 @@ def test_partial_positional_arguments_and_to_code():
     (np.concatenate, ((np.ones(2), np.zeros(3)),)),
     (abs, (-np.arange(3.0),)),
     (len, (np.ones(4),)),
-], ids=["ufunc", "binary-ufunc", "ufunc-method", "c-function", "abs", "len"])
+    (functools.partial(np.sum, axis=0), (np.arange(6.0).reshape(2, 3),)),
+], ids=["ufunc", "binary-ufunc", "ufunc-method", "c-function", "abs", "len", "partial-of-numpy"])
 def test_numpy_and_builtin_callables_trace_as_they_are(fn, args):
     np.testing.assert_array_equal(ag.convert(fn)(*args), fn(*args))
 
