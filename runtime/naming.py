@@ -272,11 +272,7 @@ class _Namer:
         if names is None:
             _sweep(frame)
             return
-        values = frame.f_locals
-        for name in names:
-            value = values.get(name)
-            if type(value) is Tracer and value.node.name is None:
-                value.node.name = name
+        _name_stored(frame.f_locals, names)
 
     def _entered(self, frame):
         """User code runs in `frame`, called by a running instruction of another frame."""
@@ -313,12 +309,16 @@ class _Namer:
             if done_only and frame.f_lasti == lasti:
                 keep.append(entry)
                 continue
-            values = frame.f_locals
-            for name in names:
-                value = values.get(name)
-                if type(value) is Tracer and value.node.name is None:
-                    value.node.name = name
+            _name_stored(frame.f_locals, names)
         self.pending = keep
+
+
+def _name_stored(values: dict, names) -> None:
+    """Names the unnamed traced values that the variables `names` hold after them."""
+    for name in names:
+        value = values.get(name)
+        if type(value) is Tracer and value.node.name is None:
+            value.node.name = name
 
 
 def _sweep(frame):
