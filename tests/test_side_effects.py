@@ -173,3 +173,88 @@ def test_py_function_error_keeps_its_type_and_the_graph_still_works():
         f(np.array([-1.0, -2.0]))
     np.testing.assert_allclose(f(np.array([4.0, 9.0])), [4.0, 6.0])
     assert f.trace_count == 1
+
+
+# -- asserts in staged bodies fail only when the body runs (issue #12) -----------------
+
+def _same_as_eager(fn, *args, message=None):
+    """`ag.convert(fn)` returns what `fn` returns, or raises the same type of error
+    (with text `message`: pytest rewrites this file's asserts, so eagerly they say more)."""
+    try:
+        expected = fn(*args)
+    except Exception as e:  # noqa: BLE001 - the oracle's error is the expectation
+        with pytest.raises(type(e)) as got:
+            ag.convert(fn)(*args)
+        assert message is None or str(got.value) == message
+        return
+    np.testing.assert_array_equal(ag.convert(fn)(*args), expected)
+
+
+def _while_assert(n):
+    i = 0
+    while i < n:
+        assert False
+        i += 1
+    return i
+
+
+def _while_assert_message(n):
+    i = 0
+    while i < n:
+        assert i > 5, "the loop ran"
+        i += 1
+    return i
+
+
+def _for_assert(x, n):
+    for _ in range(n):
+        assert False, "body"
+    return x
+
+
+def _else_assert(x):
+    if x > 0:
+        y = x
+    else:
+        assert x.shape == (5,), f"else branch ran with {x.shape}"
+        y = -x
+    return y
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_assert_false_in_a_staged_while_body_fails_only_if_it_runs(n):
+    _same_as_eager(_while_assert, np.int64(n), message="")
+    _same_as_eager(_while_assert_message, np.int64(n), message="the loop ran")
+
+
+@pytest.mark.parametrize("n", [0, 3])
+def test_assert_false_in_a_staged_for_body_fails_only_if_it_runs(n):
+    _same_as_eager(_for_assert, np.float64(1.0), np.int64(n), message="body")
+
+
+@pytest.mark.parametrize("x", [1.0, -1.0])
+def test_concrete_assert_in_an_else_branch_fails_only_if_it_is_taken(x):
+    _same_as_eager(_else_assert, np.float64(x), message="else branch ran with ()")
+
+
+def test_staged_assert_in_a_body_is_traced_once():
+    g = ag.convert(_while_assert)
+    np.testing.assert_array_equal(g(np.int64(0)), 0)
+    with pytest.raises(AssertionError):
+        g(np.int64(1))
+    assert g.trace_count == 1
+
+
+def test_concrete_assert_at_the_top_level_still_fails_while_tracing():
+    def f(x):
+        assert x.ndim == 2, "need a matrix"
+        return x
+    with pytest.raises(AssertionError, match="need a matrix"):
+        ag.convert(f)(np.ones(3))
+
+
+def test_staged_assert_without_a_message_has_an_empty_message_as_eagerly():
+    def f(x):
+        assert x > 0
+        return x
+    _same_as_eager(f, np.float64(-1.0), message="")

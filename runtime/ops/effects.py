@@ -44,7 +44,7 @@ def _print_kernel(xp, template, sep, end):
 def _assert_kernel(xp, template, error=AssertionError):
     def run(condition, *operands):
         if not condition:
-            raise error(" ".join(_render(template, operands)) if template else None)
+            raise error(" ".join(_render(template, operands))) if template else error()
         return []
     return run
 
