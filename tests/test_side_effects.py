@@ -258,3 +258,85 @@ def test_staged_assert_without_a_message_has_an_empty_message_as_eagerly():
         assert x > 0
         return x
     _same_as_eager(f, np.float64(-1.0), message="")
+
+
+# -- any error raised while tracing a staged body is raised only if the body runs -------
+
+def _while_raise(n):
+    i = 0
+    while i < n:
+        raise ValueError("the loop ran")
+    return i
+
+
+def _while_linalg(n, a):
+    i = 0
+    while i < n:
+        a = np.linalg.inv(np.zeros((2, 2))) + a  # singular: LinAlgError when it runs
+        i += 1
+    return a
+
+
+def _else_raise(x):
+    if x > 0:
+        y = x * 2
+    else:
+        raise KeyError("negative")
+    return y
+
+
+def _nested(x, n):
+    i = 0
+    while i < n:
+        if x > 0:
+            x = x - 1
+        else:
+            raise ZeroDivisionError("inner else")
+        i += 1
+    return x
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_raise_in_a_staged_while_body_is_raised_only_if_it_runs(n):
+    _same_as_eager(_while_raise, np.int64(n), message="the loop ran")
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_linalg_error_in_a_staged_loop_body_is_raised_only_if_it_runs(n):
+    _same_as_eager(_while_linalg, np.int64(n), np.ones((2, 2)), message="Singular matrix")
+
+
+@pytest.mark.parametrize("x", [1.5, -1.5])
+def test_raise_in_the_else_branch_of_a_staged_if_is_raised_only_if_taken(x):
+    _same_as_eager(_else_raise, np.float64(x), message="'negative'")
+    g = ag.convert(_else_raise)
+    if x > 0:  # the same trace serves both
+        with pytest.raises(KeyError):
+            g(np.float64(-x))
+        assert g.trace_count == 1
+
+
+@pytest.mark.parametrize("x, n", [(3.0, 2), (0.5, 0), (0.5, 2)])
+def test_raise_in_a_branch_inside_a_staged_loop(x, n):
+    _same_as_eager(_nested, np.float64(x), np.int64(n), message="inner else")
+
+
+def test_an_error_in_a_loop_condition_is_still_raised_while_tracing():
+    def f(n):
+        i = 0
+        while i < n + {}["missing"]:
+            i += 1
+        return i
+    with pytest.raises(KeyError):
+        ag.convert(f)(np.int64(0))
+
+
+def test_tracing_errors_in_a_staged_body_are_not_deferred():
+    def f(x):
+        if x > 0:
+            y = x
+        else:
+            y = np.linalg.inv(x)  # not supported on traced values: a TracingError now
+        return y
+    with pytest.raises(ag.TracingError, match="not supported on traced values"):
+        ag.convert(f)(np.ones((2, 2)).sum())
