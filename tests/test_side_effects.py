@@ -340,3 +340,30 @@ def test_tracing_errors_in_a_staged_body_are_not_deferred():
         return y
     with pytest.raises(ag.TracingError, match="not supported on traced values"):
         ag.convert(f)(np.ones((2, 2)).sum())
+
+
+def test_gradient_through_a_branch_that_raises_only_if_taken():
+    def f(x):
+        if x > 0:
+            y = x * x
+        else:
+            raise ValueError("negative")
+        return y
+    np.testing.assert_allclose(ag.grad(f)(np.float64(3.0)), 6.0)
+    with pytest.raises(ValueError, match="negative"):
+        ag.grad(f)(np.float64(-3.0))
+
+
+def test_an_error_whose_type_needs_more_than_its_text_is_raised_while_tracing_as_before():
+    class TwoArgs(Exception):
+        def __init__(self, a, b):
+            super().__init__(a, b)
+
+    def f(x):
+        if x > 0:
+            y = x
+        else:
+            raise TwoArgs(1, 2)
+        return y
+    with pytest.raises(TwoArgs):
+        ag.convert(f)(np.float64(1.0))

@@ -95,11 +95,19 @@ def assert_(condition, message=None):
     bind(assert_p, condition, *operands, **params)
 
 
-def stage_failure(error: BaseException):
-    """Stages an `assert` that raises `error`'s type with its text when it runs."""
+def stage_failure(error: BaseException) -> bool:
+    """Stages an `assert` that raises `error`'s type with its text when it runs.
+
+    False (nothing staged) where that type cannot be made from its text alone.
+    """
     builder = current_builder()
     message = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], str) \
         else str(error) if error.args else None
+    try:
+        type(error)(*([] if message is None else [message]))
+    except Exception:  # noqa: BLE001 - e.g. an exception type with required arguments
+        return False
     failing = Tracer(builder, builder.const(np.asarray(False)))
     template = () if message is None else (("text", message),)
     bind(assert_p, failing, template=template, error=type(error))
+    return True

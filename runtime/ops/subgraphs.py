@@ -37,25 +37,33 @@ def trace_function(fn, args: tuple, name: str, names=None, input_avals=None,
 
 
 class Diverged:
-    """What a staged body that raised while tracing returns: its outputs never exist,
-    so facing the other branch's outputs it is traced as a stand-in of them."""
+    """What a staged body that raised `error` while tracing returns: its outputs never
+    exist, so facing the other branch's outputs it is traced as a stand-in of them.
+    Facing another `Diverged` (both branches raise), `error` is raised while tracing."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
 
     def __stage_like__(self, other):
+        if isinstance(other, Diverged):
+            raise self.error
         return stand_in(other)
 
 
 def deferring_errors(fn, on_error=None):
     """`fn`, where an error it raises (other than the project's own) is staged by
     `effects.stage_failure` instead, to be raised if the subgraph runs, as eagerly;
-    the result is then `on_error(*args)`, or a `Diverged`."""
+    the result is then `on_error(*args)`, or a `Diverged`. An error whose type
+    cannot be remade from its text is raised while tracing, as before."""
     def body(*args):
         try:
             return fn(*args)
         except AutographError:
             raise
         except Exception as error:  # noqa: BLE001 - it is raised when the body runs
-            stage_failure(error)
-            return on_error(*args) if on_error is not None else Diverged()
+            if not stage_failure(error):
+                raise
+            return on_error(*args) if on_error is not None else Diverged(error)
     return body
 
 
