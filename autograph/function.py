@@ -104,7 +104,7 @@ class GraphFunction:
     def _call(self, args, kwargs):
         sig = flatten_call(self._signature, args, kwargs, self._param_specs,
                            self._apply_defaults, self.__qualname__)
-        tracing = current_builder() is not None and any(isinstance(x, Tracer) for x in sig.leaves)
+        tracing = current_builder() is not None
         concrete = self._concrete_for(sig)
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
         if tracing:

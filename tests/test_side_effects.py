@@ -173,3 +173,197 @@ def test_py_function_error_keeps_its_type_and_the_graph_still_works():
         f(np.array([-1.0, -2.0]))
     np.testing.assert_allclose(f(np.array([4.0, 9.0])), [4.0, 6.0])
     assert f.trace_count == 1
+
+
+# -- asserts in staged bodies fail only when the body runs (issue #12) -----------------
+
+def _same_as_eager(fn, *args, message=None):
+    """`ag.convert(fn)` returns what `fn` returns, or raises the same type of error
+    (with text `message`: pytest rewrites this file's asserts, so eagerly they say more)."""
+    try:
+        expected = fn(*args)
+    except Exception as e:  # noqa: BLE001 - the oracle's error is the expectation
+        with pytest.raises(type(e)) as got:
+            ag.convert(fn)(*args)
+        assert message is None or str(got.value) == message
+        return
+    np.testing.assert_array_equal(ag.convert(fn)(*args), expected)
+
+
+def _while_assert(n):
+    i = 0
+    while i < n:
+        assert False
+        i += 1
+    return i
+
+
+def _while_assert_message(n):
+    i = 0
+    while i < n:
+        assert i > 5, "the loop ran"
+        i += 1
+    return i
+
+
+def _for_assert(x, n):
+    for _ in range(n):
+        assert False, "body"
+    return x
+
+
+def _else_assert(x):
+    if x > 0:
+        y = x
+    else:
+        assert x.shape == (5,), f"else branch ran with {x.shape}"
+        y = -x
+    return y
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_assert_false_in_a_staged_while_body_fails_only_if_it_runs(n):
+    _same_as_eager(_while_assert, np.int64(n), message="")
+    _same_as_eager(_while_assert_message, np.int64(n), message="the loop ran")
+
+
+@pytest.mark.parametrize("n", [0, 3])
+def test_assert_false_in_a_staged_for_body_fails_only_if_it_runs(n):
+    _same_as_eager(_for_assert, np.float64(1.0), np.int64(n), message="body")
+
+
+@pytest.mark.parametrize("x", [1.0, -1.0])
+def test_concrete_assert_in_an_else_branch_fails_only_if_it_is_taken(x):
+    _same_as_eager(_else_assert, np.float64(x), message="else branch ran with ()")
+
+
+def test_staged_assert_in_a_body_is_traced_once():
+    g = ag.convert(_while_assert)
+    np.testing.assert_array_equal(g(np.int64(0)), 0)
+    with pytest.raises(AssertionError):
+        g(np.int64(1))
+    assert g.trace_count == 1
+
+
+def test_concrete_assert_at_the_top_level_still_fails_while_tracing():
+    def f(x):
+        assert x.ndim == 2, "need a matrix"
+        return x
+    with pytest.raises(AssertionError, match="need a matrix"):
+        ag.convert(f)(np.ones(3))
+
+
+def test_staged_assert_without_a_message_has_an_empty_message_as_eagerly():
+    def f(x):
+        assert x > 0
+        return x
+    _same_as_eager(f, np.float64(-1.0), message="")
+
+
+# -- any error raised while tracing a staged body is raised only if the body runs -------
+
+def _while_raise(n):
+    i = 0
+    while i < n:
+        raise ValueError("the loop ran")
+    return i
+
+
+def _while_linalg(n, a):
+    i = 0
+    while i < n:
+        a = np.linalg.inv(np.zeros((2, 2))) + a  # singular: LinAlgError when it runs
+        i += 1
+    return a
+
+
+def _else_raise(x):
+    if x > 0:
+        y = x * 2
+    else:
+        raise KeyError("negative")
+    return y
+
+
+def _nested(x, n):
+    i = 0
+    while i < n:
+        if x > 0:
+            x = x - 1
+        else:
+            raise ZeroDivisionError("inner else")
+        i += 1
+    return x
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_raise_in_a_staged_while_body_is_raised_only_if_it_runs(n):
+    _same_as_eager(_while_raise, np.int64(n), message="the loop ran")
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_linalg_error_in_a_staged_loop_body_is_raised_only_if_it_runs(n):
+    _same_as_eager(_while_linalg, np.int64(n), np.ones((2, 2)), message="Singular matrix")
+
+
+@pytest.mark.parametrize("x", [1.5, -1.5])
+def test_raise_in_the_else_branch_of_a_staged_if_is_raised_only_if_taken(x):
+    _same_as_eager(_else_raise, np.float64(x), message="'negative'")
+    g = ag.convert(_else_raise)
+    if x > 0:  # the same trace serves both
+        with pytest.raises(KeyError):
+            g(np.float64(-x))
+        assert g.trace_count == 1
+
+
+@pytest.mark.parametrize("x, n", [(3.0, 2), (0.5, 0), (0.5, 2)])
+def test_raise_in_a_branch_inside_a_staged_loop(x, n):
+    _same_as_eager(_nested, np.float64(x), np.int64(n), message="inner else")
+
+
+def test_an_error_in_a_loop_condition_is_still_raised_while_tracing():
+    def f(n):
+        i = 0
+        while i < n + {}["missing"]:
+            i += 1
+        return i
+    with pytest.raises(KeyError):
+        ag.convert(f)(np.int64(0))
+
+
+def test_tracing_errors_in_a_staged_body_are_not_deferred():
+    def f(x):
+        if x > 0:
+            y = x
+        else:
+            y = np.linalg.inv(x)  # not supported on traced values: a TracingError now
+        return y
+    with pytest.raises(ag.TracingError, match="not supported on traced values"):
+        ag.convert(f)(np.ones((2, 2)).sum())
+
+
+def test_gradient_through_a_branch_that_raises_only_if_taken():
+    def f(x):
+        if x > 0:
+            y = x * x
+        else:
+            raise ValueError("negative")
+        return y
+    np.testing.assert_allclose(ag.grad(f)(np.float64(3.0)), 6.0)
+    with pytest.raises(ValueError, match="negative"):
+        ag.grad(f)(np.float64(-3.0))
+
+
+def test_an_error_whose_type_needs_more_than_its_text_is_raised_while_tracing_as_before():
+    class TwoArgs(Exception):
+        def __init__(self, a, b):
+            super().__init__(a, b)
+
+    def f(x):
+        if x > 0:
+            y = x
+        else:
+            raise TwoArgs(1, 2)
+        return y
+    with pytest.raises(TwoArgs):
+        ag.convert(f)(np.float64(1.0))

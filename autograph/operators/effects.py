@@ -1,7 +1,32 @@
-"""`print` and `assert` in converted code."""
+"""`print` and `assert` in converted code.
+
+An `assert` whose condition is concrete (a Python value) fails while tracing at
+the top level of a graph function, where it fails at every call. Inside a staged
+body (a branch of a staged `if`, the body of a staged loop) it fails only if
+that body runs, so there it is staged as an `assert` of a constant `False`:
+
+>>> import numpy as np
+>>> import autograph as ag
+>>> @ag.convert
+... def first_steps(n):
+...     i = 0
+...     while i < n:
+...         assert False, "the loop ran"
+...         i += 1
+...     return i
+>>> first_steps(np.int64(0))
+array(0)
+>>> try:
+...     first_steps(np.int64(2))
+... except AssertionError as e:
+...     print("AssertionError:", e)
+AssertionError: the loop ran
+"""
 from __future__ import annotations
 
-from runtime import Tracer
+import numpy as np
+
+from runtime import Tracer, current_builder
 from runtime.ops.effects import assert_ as staged_assert
 from runtime.ops.effects import print_ as staged_print
 from runtime.tracer import read_if_variable
@@ -13,9 +38,13 @@ def assert_(condition, message_fn=None):
     """`assert condition, message`: the message is evaluated only when needed."""
     condition = read_if_variable(condition)
     if not isinstance(condition, Tracer):
-        if not condition:
+        if condition:
+            return
+        builder = current_builder()
+        if builder is None or builder.parent is None:
             raise AssertionError(message_fn()) if message_fn is not None else AssertionError
-        return
+        # in a staged body: fail only when the graph runs the body
+        condition = Tracer(builder, builder.const(np.asarray(False)))
     staged_assert(condition, message_fn() if message_fn is not None else None)
 
 

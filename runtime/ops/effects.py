@@ -1,5 +1,10 @@
 """Effects staged in program order: `print` and `assert` of traced values.
 
+An error raised while tracing a staged body (a branch of a `cond`, the body of
+a `while_loop`) is one the eager function raises only if that body runs, so
+`subgraphs.deferring_errors` stages it (`stage_failure`) as an `assert` of a
+constant `False` that raises the same type with the same text.
+
 Both keep a *template*: the Python parts of their arguments are formatted
 while tracing, the traced parts when the graph runs, so the text is what the
 eager function prints (`print(x)` of an array prints NumPy's own `str`).
@@ -7,6 +12,8 @@ eager function prints (`print(x)` of an array prints NumPy's own `str`).
 from __future__ import annotations
 
 import sys
+
+import numpy as np
 
 from .. import primitives
 from ..tracer import Tracer, bind, current_builder
@@ -44,7 +51,7 @@ def _print_kernel(xp, template, sep, end):
 def _assert_kernel(xp, template, error=AssertionError):
     def run(condition, *operands):
         if not condition:
-            raise error(" ".join(_render(template, operands)) if template else None)
+            raise error(" ".join(_render(template, operands))) if template else error()
         return []
     return run
 
@@ -86,3 +93,21 @@ def assert_(condition, message=None):
     params = {"template": template} if error is AssertionError else {
         "template": template, "error": error}
     bind(assert_p, condition, *operands, **params)
+
+
+def stage_failure(error: BaseException) -> bool:
+    """Stages an `assert` that raises `error`'s type with its text when it runs.
+
+    False (nothing staged) where that type cannot be made from its text alone.
+    """
+    builder = current_builder()
+    message = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], str) \
+        else str(error) if error.args else None
+    try:
+        type(error)(*([] if message is None else [message]))
+    except Exception:  # noqa: BLE001 - e.g. an exception type with required arguments
+        return False
+    failing = Tracer(builder, builder.const(np.asarray(False)))
+    template = () if message is None else (("text", message),)
+    bind(assert_p, failing, template=template, error=type(error))
+    return True

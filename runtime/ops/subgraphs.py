@@ -10,24 +10,61 @@ from __future__ import annotations
 import numpy as np
 
 from ..abstract import AbstractValue
+from ..errors import AutographError
 from ..ir import Graph, Literal, Var
 from ..tracer import Tracer, current_builder
 from ..tracing import Traced, trace_to_graph
 from ..tree import flatten
+from .effects import stage_failure
 
 
-def trace_function(fn, args: tuple, name: str, names=None, input_avals=None) -> Traced:
+def trace_function(fn, args: tuple, name: str, names=None, input_avals=None,
+                   on_error=None, defer_errors=True) -> Traced:
     """Runs `fn(*args)` with traced leaves of `args` replaced by fresh inputs.
 
     `input_avals[i]`, where given, overrides which leaves become inputs and
     their types: an `AbstractValue` makes leaf i an input, None passes it as is.
     The graph is left unbuilt: `Traced.finish(keep)` picks the outputs to keep.
+    With `defer_errors`, an error `fn` raises is staged, to be raised if the
+    subgraph runs (`deferring_errors`; `on_error(*args)` gives the outputs then).
     """
     leaves = flatten(args)[0]
+    fn = deferring_errors(fn, on_error) if defer_errors else fn
     return trace_to_graph(fn, args, name=name, parent=current_builder(),
                           input_avals=input_avals,
                           input_names=[_name(x, names, i) for i, x in enumerate(leaves)],
                           build=False)
+
+
+class Diverged:
+    """What a staged body that raised `error` while tracing returns: its outputs never
+    exist, so facing the other branch's outputs it is traced as a stand-in of them.
+    Facing another `Diverged` (both branches raise), `error` is raised while tracing."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+    def __stage_like__(self, other):
+        if isinstance(other, Diverged):
+            raise self.error
+        return stand_in(other)
+
+
+def deferring_errors(fn, on_error=None):
+    """`fn`, where an error it raises (other than the project's own) is staged by
+    `effects.stage_failure` instead, to be raised if the subgraph runs, as eagerly;
+    the result is then `on_error(*args)`, or a `Diverged`. An error whose type
+    cannot be remade from its text is raised while tracing, as before."""
+    def body(*args):
+        try:
+            return fn(*args)
+        except AutographError:
+            raise
+        except Exception as error:  # noqa: BLE001 - it is raised when the body runs
+            if not stage_failure(error):
+                raise
+            return on_error(*args) if on_error is not None else Diverged(error)
+    return body
 
 
 def _name(x, names, i):

@@ -61,7 +61,7 @@ def _staged(cond_fn, body_fn, state, entry_names):
     rank = sum(x.ndim if isinstance(x, Tracer) else np.ndim(x) if not is_unbound(x) else 0
                for x in leaves)
     for _ in range(4 + 2 * rank + len(leaves)):
-        body = trace_function(body_fn, (state,), "body", names, avals)
+        body = trace_function(body_fn, (state,), "body", names, avals, on_error=lambda s: s)
         if body.out_tree != tree:
             filled = fill_placeholders(state, body.out_tree.unflatten(body.out_leaves))
             if flatten(filled)[1] != tree:  # a stand-in took the body's structure
@@ -87,7 +87,7 @@ def _staged(cond_fn, body_fn, state, entry_names):
     for j, i in enumerate(carried):
         if body_graph.outputs[j].aval.dtype != avals[i].dtype:
             retype_output(body_graph, j, avals[i].dtype)
-    cond = trace_function(cond_fn, (state,), "cond", names, avals)
+    cond = trace_function(cond_fn, (state,), "cond", names, avals, defer_errors=False)
     pred = cond.out_leaves[0] if cond.out_tree.num_leaves == 1 else None
     if pred is None or (isinstance(pred, Tracer) and pred.ndim
                         and not all(d == 1 for d in pred.shape)):
