@@ -224,3 +224,27 @@ def test_in_place_cast_error_inside_staged_block_is_numpys():
         f(np.int64(2))
     with pytest.raises(type(eager.value)):
         ag.convert(f)(np.int64(2))
+
+
+def test_array_written_by_a_called_function_in_a_staged_block_is_refused():
+    def f(n):
+        t = np.zeros(2)
+
+        def g():
+            t.fill(3.0)
+        if n > 1:
+            g()
+        return t
+    with pytest.raises(ag.TracingError, match=r"outside an `if` or loop.*'t'.*written in place"):
+        ag.convert(f)(np.int64(3))
+
+
+def test_list_sorted_in_staged_loop_matches_eager():
+    def f(n):
+        xs = [3, 1, 2]
+        for i in range(n):
+            xs.sort()
+        return np.array(xs)
+    converted = ag.convert(f)
+    for n in [0, 2]:
+        np.testing.assert_array_equal(converted(np.int64(n)), f(np.int64(n)))
