@@ -2,7 +2,8 @@
 
 `ufunc_handlers[(ufunc, method)]` serves `__array_ufunc__` (method is
 `"__call__"`, `"reduce"`, `"accumulate"`); `array_function_handlers[func]` serves
-`__array_function__`. Both are filled by `runtime/ops/`. A NumPy function
+`__array_function__`. Both are filled by `runtime/ops/`. A ufunc's `out=x` on a
+traced x writes x in place (`tracer_value.write_in_place`). A NumPy function
 without a handler raises `TracingError` naming it: a traced value never
 silently becomes a constant.
 """
@@ -13,6 +14,8 @@ from .source import location_note, user_source
 
 ufunc_handlers: dict = {}
 array_function_handlers: dict = {}
+out_writer = None  # (x, result, name, ufunc, other) -> x written; set by tracer_value.py
+is_traced = None   # set by tracer_value.py: isinstance(x, Tracer)
 
 
 def implements(*numpy_functions):
@@ -34,10 +37,26 @@ def call_ufunc(ufunc, method, inputs, kwargs):
     if handler is None:
         suffix = "" if method == "__call__" else f".{method}"
         raise unsupported(f"numpy.{ufunc.__name__}{suffix}")
-    if kwargs.get("out") is not None:
-        raise unsupported(f"numpy.{ufunc.__name__}(..., out=...)")
-    kwargs.pop("out", None)
-    return _noted(f"numpy.{ufunc.__name__}", handler, ufunc, *_values(inputs), **kwargs)
+    out = kwargs.pop("out", None)
+    result = _noted(f"numpy.{ufunc.__name__}", handler, ufunc, *_values(inputs), **kwargs)
+    if out is None:
+        return result
+    return _write_out(ufunc, out, result, inputs)
+
+
+def _write_out(ufunc, out, result, inputs):
+    """`ufunc(..., out=x)`: x is written in place by `out_writer`, or refused."""
+    outs = out if isinstance(out, tuple) else (out,)
+    results = result if isinstance(result, tuple) else (result,)
+    if any(getattr(getattr(o, "flags", None), "writeable", True) is False for o in outs):
+        raise ValueError("output array is read-only")  # as NumPy says (see autograph's in_place)
+    if len(outs) != len(results) or any(o is not None and not is_traced(o) for o in outs):
+        raise unsupported(f"numpy.{ufunc.__name__}(..., out=...) with an out that is "
+                          f"not a traced array")
+    other = inputs[-1] if len(inputs) > 1 else inputs[0]
+    written = tuple(r if o is None else out_writer(o, r, ufunc.__name__, ufunc, other)
+                    for o, r in zip(outs, results))
+    return written if isinstance(result, tuple) else written[0]
 
 
 def call_array_function(func, args, kwargs):

@@ -201,9 +201,16 @@ class Tracer:
     def dot(self, other):
         return np.dot(self, other)
 
-    def sort(self, axis=-1):
-        raise TracingError("in-place x.sort() is not supported on traced values; "
-                           f"use np.sort(x){location_note(user_source())}")
+    def sort(self, axis=-1, kind=None, order=None):
+        """`x.sort()`: x is rewritten to `np.sort(x)` (see `write_in_place`)."""
+        if order is not None:
+            raise TracingError(f"x.sort(order=...) is not supported on traced values"
+                               f"{location_note(user_source())}")
+        write_in_place(self, np.sort(self, axis=axis), "sort")
+
+    def fill(self, value):
+        """`x.fill(v)`: x is rewritten to v broadcast to its shape, cast to its dtype."""
+        write_in_place(self, np.full_like(self, value), "fill")
 
     def argsort(self, axis=-1):
         return np.argsort(self, axis=axis)
@@ -228,33 +235,56 @@ for _name, _ufunc in _BINARY.items():
 def _in_place(ufunc):
     """`x op= y`: NumPy keeps x's dtype and shape (casting "same_kind") and writes into x.
 
-    The traced value x then holds the result, so every name bound to it sees the
-    change, as with an array. A view, or an array with views, would change the
-    values sharing its memory too, which a graph cannot follow: `TracingError`.
+    A 0-d traced value stands for a NumPy scalar, which is immutable: `s += y`
+    rebinds s to `s + y` with full NumPy promotion (an int8 `s` plus
+    `np.int64(300)` is an int64 301), as eager NumPy does.
     """
     def apply(self, other):
         result = ufunc(self, other)
-        if result.shape != self.shape and None not in result.shape + self.shape:
-            raise ValueError(f"non-broadcastable output operand with shape {self.shape} "
-                             f"doesn't match the broadcast shape {result.shape}")
-        if result.dtype != self.dtype:
-            _check_in_place_cast(ufunc, self, other)
-            result = result.astype(self.dtype)
-        if self.builder is not result.builder or self.ndim == 0:
-            # A value of an enclosing graph is rebound, not rewritten; so is a 0-d
-            # value, which eagerly is a NumPy scalar: immutable, `+=` rebinds it.
+        if self.ndim == 0:
             return result
-        if self.node.id in self.builder.shares_memory:
-            name = f"{self.node.name!r}" if self.node.name else "a traced value"
-            raise TracingError(
-                f"in-place `{ufunc.__name__}` on {name}, which shares memory with another "
-                f"array (a view such as x[1:], x.T or x.reshape(...), or an array with views)"
-                f"{location_note(user_source())}: NumPy would change both; write "
-                f"`x = x {_SYMBOLS.get(ufunc.__name__, 'op')} ...` to make a new array instead")
-        self.node = result.node
-        return self
+        return write_in_place(self, result, ufunc.__name__, ufunc, other, rebinds=True)
     return apply
 
+
+def write_in_place(target, result, what, ufunc=None, other=None, rebinds=False):
+    """Makes the traced `target` hold `result`, as NumPy writes an array in place.
+
+    `result` is cast to target's dtype (NumPy's "same_kind" rule for ufuncs, with
+    NumPy's own error) and must have its shape. The traced value then holds the
+    result, so every name bound to it sees the change, as with an array. A
+    value of an enclosing graph is not rewritten: the result is returned, and
+    `x op= y` rebinds x (a converted staged block carries x as its state). A
+    view, or an array with views, would change the values sharing its memory
+    too, which a graph cannot follow: `TracingError`. Returns target (or result).
+    """
+    if result.shape != target.shape and None not in result.shape + target.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {target.shape} "
+                         f"doesn't match the broadcast shape {result.shape}")
+    if result.dtype != target.dtype:
+        if ufunc is not None:
+            _check_in_place_cast(ufunc, target, other)
+        result = result.astype(target.dtype)
+    if target.builder is not result.builder:
+        if rebinds:
+            return result
+        raise TracingError(
+            f"in-place `{what}` on a value from outside the staged block"
+            f"{location_note(user_source())}: it would be written once, while tracing; "
+            f"assign the result to the variable instead")
+    if target.node.id in target.builder.shares_memory:
+        name = f"{target.node.name!r}" if target.node.name else "a traced value"
+        raise TracingError(
+            f"in-place `{what}` on {name}, which shares memory with another "
+            f"array (a view such as x[1:], x.T or x.reshape(...), or an array with views)"
+            f"{location_note(user_source())}: NumPy would change both; write "
+            f"`x = x {_SYMBOLS.get(what, 'op')} ...` to make a new array instead")
+    target.node = result.node
+    return target
+
+
+dispatch.out_writer = write_in_place
+dispatch.is_traced = lambda x: isinstance(x, Tracer)
 
 _SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//",
             "remainder": "%", "power": "**", "matmul": "@", "bitwise_and": "&",
@@ -266,7 +296,10 @@ def _check_in_place_cast(ufunc, target, other):
     out = np.ones((), target.dtype)
     value = np.ones((), other.dtype) if hasattr(other, "dtype") else other
     with np.errstate(all="ignore"):
-        ufunc(out, value, out=out)
+        if ufunc.nin == 1:
+            ufunc(value, out=out)
+        else:
+            ufunc(out, value, out=out)
 
 
 def _pow(self, other):

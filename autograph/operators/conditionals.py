@@ -6,6 +6,7 @@ from runtime import Tracer, TracingError
 from runtime.source import location_note, user_source
 from runtime.tracer import read_if_variable
 
+from .in_place import staged_writing
 from .staging import staging
 from .undefined import is_undefined
 
@@ -31,8 +32,8 @@ def if_stmt(test, body, orelse, state: tuple, names: tuple):
                 _check_both_define(results, names, location)
             return out
         return run
-    return runtime.cond(test, recorded(body, True), recorded(orelse, False), *state,
-                        names=names)
+    return staged_writing(lambda s: runtime.cond(
+        test, recorded(body, True), recorded(orelse, False), *s, names=names), state, names)
 
 
 def _check_both_define(results, names, location):

@@ -45,6 +45,14 @@ class TracedList:
             item = item.astype(self.stack.dtype)
         return TracedList(np.concatenate([self.stack, item]))
 
+    def sort(self):
+        """`xs.sort()` on a list of numbers filled in a staged loop: sorts the stack."""
+        stack = self.stacked()
+        if stack.ndim != 1:
+            raise TracingError("sorting a list of arrays filled in a staged loop is not "
+                               "supported; sort an array made with np.stack(xs) instead")
+        self.stack = np.sort(stack)
+
     def stacked(self):
         if is_unbound(self.stack):
             raise TracingError("a list filled in a staged loop was used before anything "

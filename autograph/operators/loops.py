@@ -18,6 +18,7 @@ from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
 
+from .in_place import staged_writing
 from .lists import stage_lists
 from .staging import staging
 from .undefined import is_undefined
@@ -54,7 +55,9 @@ def _while(cond_fn, body_fn, state, names):
         pred = read_if_variable(cond_fn(state))
         if isinstance(pred, Tracer):
             del builder.eqns[mark:]  # the probe is traced again as the loop's condition
-            return runtime.while_loop(cond_fn, body_fn, stage_lists(state), names=names)
+            return staged_writing(
+                lambda s: runtime.while_loop(cond_fn, body_fn, s, names=names),
+                stage_lists(state), names)
         if not pred:
             return state
         state = body_fn(state)

@@ -7,6 +7,12 @@ they read from outside count as reads; their own locals do not count.
 >>> scope = activity(gast.parse("y = x + 1\\nz += y").body)
 >>> sorted(scope.read), sorted(scope.modified)
 (['x', 'y', 'z'], ['y', 'z'])
+
+Writing a local array in place modifies it too: `t.fill(v)`, `t.sort()` and
+`np.add(a, b, out=t)` (as `t += 1` does), so a staged block carries `t`.
+
+>>> sorted(activity(gast.parse("t.fill(0); np.add(t, 1, out=u)").body).modified)
+['t', 'u']
 """
 from __future__ import annotations
 
@@ -16,6 +22,9 @@ import dataclasses
 import gast
 
 from .transformer import ExpressionVisitor
+
+
+IN_PLACE_METHODS = frozenset({"fill", "sort"})  # `t.fill(v)`: a write of the name t
 
 
 @dataclasses.dataclass
@@ -45,6 +54,18 @@ class _Activity(ExpressionVisitor):
     def visit_AugAssign(self, node):
         if isinstance(node.target, gast.Name):
             self.scope.read.add(node.target.id)
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        func = node.func
+        if (isinstance(func, gast.Attribute) and func.attr in IN_PLACE_METHODS
+                and isinstance(func.value, gast.Name)):
+            self.scope.modified.add(func.value.id)
+        for keyword in node.keywords:
+            if keyword.arg == "out":
+                targets = keyword.value.elts if isinstance(
+                    keyword.value, gast.Tuple) else [keyword.value]
+                self.scope.modified.update(t.id for t in targets if isinstance(t, gast.Name))
         self.generic_visit(node)
 
     def visit_Global(self, node):

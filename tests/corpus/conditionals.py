@@ -373,3 +373,18 @@ CASES = [
                                    (vec(False, False, True, dtype=bool), vec(1.0, 2.0, 3.0))]),
     (pass_in_branch, [(f64(1.0),), (f64(-1.0),)]),
 ]
+
+
+def sort_local_array_if(n_int):
+    """`t.sort()` on an array made in the function, under an `if` on a traced value."""
+    t = np.array([3.0, 1.0, 2.0])
+    if n_int > 2:
+        t.sort()
+    else:
+        t *= 2
+    return t
+
+
+CASES += [
+    (sort_local_array_if, [(i64(0),), (i64(4),)]),
+]

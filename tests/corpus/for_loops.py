@@ -433,3 +433,37 @@ CASES = [
                                       (mat([[0.0, 0.0], [0.0, 0.0]]),),
                                       (mat([[5.0, 2.0], [3.0, 4.0]]),)]),
 ]
+
+
+def count_into_local_array(n_int):
+    """Issue #12: `t += 1` on an array made in the function, in a staged loop."""
+    t = np.zeros(3)
+    for i in range(n_int):
+        t += 1
+    return t
+
+
+def fill_and_out_in_loop(n_int):
+    """`t.fill(v)` and `np.add(t, 1, out=t)` in a staged loop."""
+    t = np.zeros(2)
+    for i in range(n_int):
+        t.fill(i)
+        np.add(t, 1, out=t)
+    return t
+
+
+def op_assign_on_numpy_scalar(x_int8):
+    """Issue #12: `s += np.int64(300)` on an int8 NumPy scalar rebinds s to int64 301."""
+    s = x_int8[0]
+    if s > 0:
+        s += np.int64(300)
+    else:
+        s -= np.int64(300)
+    return s
+
+
+CASES += [
+    (count_into_local_array, [(i64(0),), (i64(1),), (i64(4),)]),
+    (fill_and_out_in_loop, [(i64(0),), (i64(3),)]),
+    (op_assign_on_numpy_scalar, [(vec(1, 2, dtype="int8"),), (vec(-100, 2, dtype="int8"),)]),
+]

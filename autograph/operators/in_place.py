@@ -1,0 +1,137 @@
+"""Arrays made in the function and written in place inside a staged block.
+
+    t = np.zeros(3)              # a concrete NumPy array while tracing
+    for i in range(n):           # n traced: the body is traced once
+        t += 1                   # (or t.fill(v), t.sort(), np.add(t, 1, out=t))
+
+Traced once, the body would write the concrete array once. So while a staged
+block traces, the concrete arrays in its state are read-only; if the block
+writes one, what it traced is dropped and it is traced again with those arrays
+as traced values, which the body then rewrites as loop or branch state (see
+`runtime.tracer_value.write_in_place`). Another local name bound to the same
+memory would not see the change: `TracingError` naming both. The function's
+other local arrays are read-only while the block traces: one written in the
+block (by a function it calls) is a `TracingError` too.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+from runtime import Tracer, TracingError, current_builder
+from runtime.source import location_note, user_source
+
+_PACKAGES = (os.path.dirname(os.path.dirname(__file__)) + os.sep,
+             os.path.dirname(sys.modules["runtime"].__file__) + os.sep)
+
+
+def staged_writing(stage, state: tuple, names: tuple):
+    """`stage(state)`, run again with the arrays of `state` traced if it wrote one.
+
+    The other arrays bound to the calling function's local names are read-only
+    too: written in the block (by a function it calls), `TracingError`.
+    """
+    scope = _user_locals()
+    arrays = [i for i, v in enumerate(state) if _writeable(v)]
+    outside = {name: v for name, v in scope.items()
+               if _writeable(v) and not any(v is x for x in state)}
+    if not arrays and not outside:
+        return stage(state)
+    builder = current_builder()
+    mark = len(builder.eqns)
+    result = _frozen_run(stage, state, [state[i] for i in arrays] + list(outside.values()))
+    if isinstance(result, _Result) or not arrays:
+        return _refuse_outside(result, outside)
+    del builder.eqns[mark:]
+    _check_aliases(state, arrays, names, scope)
+    lifted = list(state)
+    for i in arrays:
+        lifted[i] = Tracer(builder, builder.const(state[i]))
+    return _refuse_outside(_frozen_run(stage, tuple(lifted), list(outside.values())), outside)
+
+
+class _Result:
+    def __init__(self, value):
+        self.value = value
+
+
+def _frozen_run(stage, state, frozen):
+    """`_Result(stage(state))` with the `frozen` arrays read-only, or NumPy's read-only error."""
+    try:
+        for array in frozen:
+            array.flags.writeable = False
+        return _Result(stage(state))
+    except ValueError as error:
+        if "read-only" not in str(error):
+            raise
+        return error
+    finally:
+        _thaw(frozen)
+
+
+def _refuse_outside(result, outside):
+    if isinstance(result, _Result):
+        return result.value
+    if not outside:
+        raise result
+    raise TracingError(
+        f"an array from outside an `if` or loop on a traced value (one of "
+        f"{', '.join(map(repr, sorted(outside)))}) is written in place inside it"
+        f"{location_note(user_source())}: the block is traced once, so the write would "
+        f"happen once; assign the new value to the variable in the block instead") from result
+
+
+def _thaw(arrays):
+    """Makes `arrays` writeable again (a view only once its base is)."""
+    pending = list(arrays)
+    while pending:
+        left = []
+        for array in pending:
+            try:
+                array.flags.writeable = True
+            except ValueError:
+                left.append(array)
+        if len(left) == len(pending):
+            raise RuntimeError("could not make arrays written in a staged block writeable again")
+        pending = left
+
+
+def _writeable(value) -> bool:
+    return type(value) is np.ndarray and value.flags.writeable and value.dtype != object
+
+
+def _user_locals() -> dict:
+    """The local names of the converted code that called the operator."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGES):
+        frame = frame.f_back
+    return dict(frame.f_locals) if frame is not None else {}
+
+
+def _check_aliases(state, arrays, names, scope):
+    """`TracingError` where another name shares memory with an array about to be traced."""
+    label = [names[i] if i < len(names) and names[i] else
+             next((n for n, v in scope.items() if v is state[i]), f"state {i}")
+             for i in range(len(state))]
+    for i in arrays:
+        others = [label[j] for j in range(len(state)) if j != i and _shares(state[i], state[j])]
+        others += [name for name, value in scope.items()
+                   if name not in label and _shares(state[i], value)]
+        if others:
+            raise TracingError(
+                f"{label[i]!r} is written in place inside an `if` or loop on a traced value"
+                f"{location_note(user_source())}, and {others[0]!r} shares its memory: NumPy "
+                f"would change both, which a graph cannot follow; copy one of them "
+                f"(`{others[0]} = {label[i]}.copy()`), or assign the new value "
+                f"(`{label[i]} = {label[i]} + ...`) instead")
+
+
+def _shares(array, value) -> bool:
+    if not isinstance(value, np.ndarray):
+        return False
+    try:
+        return value is array or np.shares_memory(array, value, max_work=10_000)
+    except np.exceptions.TooHardError:
+        return True
