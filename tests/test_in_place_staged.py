@@ -248,3 +248,21 @@ def test_list_sorted_in_staged_loop_matches_eager():
     converted = ag.convert(f)
     for n in [0, 2]:
         np.testing.assert_array_equal(converted(np.int64(n)), f(np.int64(n)))
+
+
+def in_place_or_raise(x):
+    out = np.zeros(3)
+    if x > 0:
+        out += x
+    else:
+        raise ValueError("x must be positive")
+    return out
+
+
+def test_an_error_in_the_branch_not_taken_is_deferred_while_a_local_array_is_written():
+    """The in-place probe's read-only writes reach it; the branch's own error is staged."""
+    f = ag.convert(in_place_or_raise)
+    np.testing.assert_array_equal(f(np.float64(2.0)), in_place_or_raise(np.float64(2.0)))
+    with pytest.raises(ValueError, match="x must be positive"):
+        f(np.float64(-1.0))
+    assert f.trace_count == 1

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 
 import numpy as np
 
 from runtime import Tracer, TracingError, current_builder
+from runtime.ops.subgraphs import undeferred_errors
 from runtime.source import location_note, user_source
 
 _PACKAGES = (os.path.dirname(os.path.dirname(__file__)) + os.sep,
@@ -57,8 +59,24 @@ class _Result:
         self.value = value
 
 
+class _Probing(threading.local):
+    depth = 0
+
+
+_probing = _Probing()
+
+
+def _is_probe_write(error) -> bool:
+    """NumPy's error for a write to an array a probe made read-only (never deferred)."""
+    return _probing.depth > 0 and isinstance(error, ValueError) and "read-only" in str(error)
+
+
+undeferred_errors.append(_is_probe_write)
+
+
 def _frozen_run(stage, state, frozen):
     """`_Result(stage(state))` with the `frozen` arrays read-only, or NumPy's read-only error."""
+    _probing.depth += 1
     try:
         for array in frozen:
             array.flags.writeable = False
@@ -68,6 +86,7 @@ def _frozen_run(stage, state, frozen):
             raise
         return error
     finally:
+        _probing.depth -= 1
         _thaw(frozen)
 
 

@@ -50,6 +50,12 @@ class Diverged:
         return stand_in(other)
 
 
+# Predicates of errors that must reach the code tracing the block, not be deferred:
+# autograph's in-place writes probe a block with arrays made read-only, and read
+# NumPy's read-only error as "this block writes that array".
+undeferred_errors: list = []
+
+
 def deferring_errors(fn, on_error=None):
     """`fn`, where an error it raises (other than the project's own) is staged by
     `effects.stage_failure` instead, to be raised if the subgraph runs, as eagerly;
@@ -61,7 +67,8 @@ def deferring_errors(fn, on_error=None):
         except AutographError:
             raise
         except Exception as error:  # noqa: BLE001 - it is raised when the body runs
-            if not stage_failure(error):
+            if any(undeferred(error) for undeferred in undeferred_errors) \
+                    or not stage_failure(error):
                 raise
             return on_error(*args) if on_error is not None else Diverged(error)
     return body
