@@ -29,6 +29,7 @@ import numpy as np
 from runtime.source import user_stacklevel
 
 from . import operators
+from .converters._blocks import contains
 from .converters.context import Context
 from .pipeline import PIPELINE
 from .pyct import anno, loader
@@ -58,6 +59,12 @@ def _annotate_origins(node, filename: str, function: str):
             anno.setanno(child, anno.Static.ORIGIN, (filename, child.lineno, function))
 
 
+def _jumps_out_of(block) -> bool:
+    """Whether `block` holds a `return`, or a `break`/`continue` of a loop outside it."""
+    return contains(block, gast.Return, into_loops=True) or \
+        contains(block, (gast.Break, gast.Continue), into_loops=False)
+
+
 def _check_supported(node, filename):
     for child in gast.walk(node):
         what = _UNSUPPORTED.get(type(child))
@@ -66,6 +73,8 @@ def _check_supported(node, filename):
                    for b in [child.body] + [h.body for h in child.handlers]
                    for s in b for n in gast.walk(s)):
                 what = "`try` around control flow"
+            elif _jumps_out_of(child.finalbody):  # it would discard the exception in flight
+                what = "`return`, `break` or `continue` in `finally`"
         if what is not None:
             raise ConversionError(f"{what} cannot be converted (at {filename}:"
                                   f"{getattr(child, 'lineno', '?')})")
