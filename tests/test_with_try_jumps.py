@@ -211,6 +211,39 @@ def test_jump_in_finally_is_refused(fn, try_line):
     assert f"test_with_try_jumps.py:{fn.__code__.co_firstlineno + try_line}" in str(info.value)
 
 
+def suppress_around_loop(x):
+    y = 0
+    with contextlib.suppress(ZeroDivisionError):
+        for i in range(3):
+            y = y + 10 // (x - i)
+    return y
+
+
+def try_around_jump_guard(x):
+    y = x
+    try:
+        with contextlib.suppress(ZeroDivisionError):
+            return 10 // x
+        y = 1  # runs under `if not do_return:`, whose function the exception below leaves
+        y = y + 10 // (x * 0)
+    except ZeroDivisionError:
+        y = y - 100
+    return y
+
+
+@pytest.mark.parametrize("fn, construct, line", [
+    (suppress_around_loop, "`contextlib.suppress` around control flow", 2),
+    (try_around_jump_guard, "`try` around control flow", 2),
+], ids=["suppress", "try"])
+def test_exception_out_of_converted_control_flow_is_refused(fn, construct, line):
+    """Such an exception loses the assignments made inside the converted `if` or loop, so
+    a handler or a suppressing manager would see old values: it is refused instead."""
+    assert fn(1) in (10, -99)
+    with pytest.raises(ConversionError, match=construct) as info:
+        ag.convert(fn)(0)
+    assert f"test_with_try_jumps.py:{fn.__code__.co_firstlineno + line}" in str(info.value)
+
+
 def test_to_code_threads_the_flag_through_the_with_body():
     code = ag.to_code(ag.convert(return_in_with_if))
     assert "retval_, do_return = ag__.if_stmt(x > 0" in code
