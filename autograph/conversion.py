@@ -77,8 +77,9 @@ def _becomes_control_flow(block) -> bool:
             return True
         if not isinstance(statement, (gast.With, gast.Try)):
             continue
-        if _jumps_out_of(statement.body) and (i + 1 < len(block) or getattr(
-                statement, "orelse", None)):
+        guarded_else = isinstance(statement, gast.Try) and statement.orelse and \
+            _jumps_out_of(statement.body)
+        if guarded_else or i + 1 < len(block) and _jumps_out_of([statement]):
             return True
         inner = [statement.body] + [getattr(statement, f, []) for f in ("orelse", "finalbody")]
         if any(_becomes_control_flow(b) for b in inner + [

@@ -82,11 +82,11 @@ class _Functions(StatementTransformer):
         if _falls_off_the_end(node.body):  # that path returns None
             node.body.append(gast.Return(value=None))
 
-        in_try = _returns_caught(node)
+        caught = _returns_caught(node)
 
         def replace_return(ret):
             result = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
-            template = "value = result\nflag = True" if id(ret) in in_try else \
+            template = "value = result\nflag = True" if id(ret) in caught else \
                 "flag = True\nvalue = result"
             return templates.replace(template, flag=flag, value=value, result=result)
         def stop_loop(loop):

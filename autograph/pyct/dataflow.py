@@ -66,7 +66,7 @@ def _live_in(node, live_out: frozenset) -> frozenset:
 
 def _with_items(node):
     """The names a `with` header reads (its managers) and binds (its `as` targets)."""
-    return activity([item for item in node.items])
+    return activity(list(node.items))
 
 
 def _handler_name(handler) -> set:
