@@ -424,7 +424,8 @@ def programs(draw, features: Features = Features()) -> Program:
             f"    {FLAG_VAR} = False"]
     body += gen.block(scope, 1)
     body += [f"    return {gen.result(scope)}"]
-    source = "import contextlib\n\nimport numpy as np\n\n\ndef f(n, k, x, p):\n" + "\n".join(body) + "\n"
+    source = "import contextlib\n\nimport numpy as np\n\n\ndef f(n, k, x, p):\n" + \
+        "\n".join(body) + "\n"
     return Program(source, draw(st.integers(0, 3)), gen.returns_tuple)
 
 
