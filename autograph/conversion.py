@@ -29,6 +29,7 @@ import numpy as np
 from runtime.source import user_stacklevel
 
 from . import operators
+from .converters._blocks import contains
 from .converters.context import Context
 from .pipeline import PIPELINE
 from .pyct import anno, loader
@@ -58,14 +59,57 @@ def _annotate_origins(node, filename: str, function: str):
             anno.setanno(child, anno.Static.ORIGIN, (filename, child.lineno, function))
 
 
+def _jumps_out_of(block) -> bool:
+    """Whether `block` holds a `return`, or a `break`/`continue` of a loop outside it."""
+    return contains(block, gast.Return, into_loops=True) or \
+        contains(block, (gast.Break, gast.Continue), into_loops=False)
+
+
+def _becomes_control_flow(block) -> bool:
+    """Whether converted `block` calls `if_stmt` or a loop: for an `if` or loop of its
+    own, or for the guard that skips what follows a nested `with` or `try` that jumps.
+
+    An exception leaving such a call loses the assignments made inside it, so a
+    handler, or a manager that suppresses it, would see the values from before.
+    """
+    for i, statement in enumerate(block):
+        if any(isinstance(n, (gast.If, gast.While, gast.For)) for n in gast.walk(statement)):
+            return True
+        if not isinstance(statement, (gast.With, gast.Try)):
+            continue
+        guarded_else = isinstance(statement, gast.Try) and statement.orelse and \
+            _jumps_out_of(statement.body)
+        if guarded_else or i + 1 < len(block) and _jumps_out_of([statement]):
+            return True
+        inner = [statement.body] + [getattr(statement, f, []) for f in ("orelse", "finalbody")]
+        if any(_becomes_control_flow(b) for b in inner + [
+                h.body for h in getattr(statement, "handlers", ())]):
+            return True
+    return False
+
+
+def _suppresses(node) -> bool:
+    """Whether a `with` uses `contextlib.suppress`, the manager known to swallow exceptions."""
+    for item in node.items:
+        call = item.context_expr
+        func = call.func if isinstance(call, gast.Call) else None
+        if getattr(func, "id", None) == "suppress" or getattr(func, "attr", None) == "suppress":
+            return True
+    return False
+
+
 def _check_supported(node, filename):
     for child in gast.walk(node):
         what = _UNSUPPORTED.get(type(child))
         if what is None and isinstance(child, gast.Try):
-            if any(isinstance(n, (gast.If, gast.While, gast.For))
-                   for b in [child.body] + [h.body for h in child.handlers]
-                   for s in b for n in gast.walk(s)):
+            if any(_becomes_control_flow(b) for b in [child.body] + [h.body for h in
+                                                                     child.handlers]):
                 what = "`try` around control flow"
+            elif _jumps_out_of(child.finalbody):  # it would discard the exception in flight
+                what = "`return`, `break` or `continue` in `finally`"
+        if what is None and isinstance(child, gast.With) and _suppresses(child) \
+                and _becomes_control_flow(child.body):
+            what = "`contextlib.suppress` around control flow"
         if what is not None:
             raise ConversionError(f"{what} cannot be converted (at {filename}:"
                                   f"{getattr(child, 'lineno', '?')})")

@@ -4,8 +4,10 @@
 defining `f(n, k, x, p)` that mixes nested `if`/`elif`/`else`, bounded `while`
 loops (also `while True:` with a `break`), `for` loops over `range` (traced and
 Python bounds, steps up and down), over arrays, `enumerate` and `zip`, over Python
-lists and tuples (unrolled), loop `else` blocks, `break`, `continue`, early
-`return`s, `a if c else b`, comparison chains and in-place updates. Every
+lists and tuples (unrolled), loop `else` blocks, `with` blocks (a
+`contextlib.nullcontext()` or `np.errstate(...)`), `try`/`finally` around
+straight-line code, `break`, `continue`, early `return`s (also inside `with`
+and `try` bodies), `a if c else b`, comparison chains and in-place updates. Every
 program is valid Python that returns on every path, and every run of it
 terminates:
 
@@ -72,6 +74,8 @@ class Features:
     while_true: bool = True          # `while True:` left by a `break` on its counter
     in_place: bool = True            # `x *= c`, `y += x` (in programs that make no views)
     in_place_aliases: bool = True    # ... also where two names may be bound to one array
+    with_blocks: bool = True         # `with contextlib.nullcontext():`, `with np.errstate(...):`
+    try_finally: bool = True         # `try:` straight-line code `finally:` an update of `s`
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,11 +93,12 @@ class _Scope:
     floats: tuple = ()                           # readable float64 scalar names
     jumps: bool = True                           # `break`/`continue` allowed (in a loop)
     returns: bool = True                         # `return` allowed
+    compound: bool = True                        # `if`, loops, `with`, `try` allowed
 
-    def inner(self, loop=False, ints=(), floats=(), jumps=True, returns=True):
+    def inner(self, loop=False, ints=(), floats=(), jumps=True, returns=True, compound=True):
         return _Scope(self.depth + 1, self.loops + loop, self.ints + tuple(ints),
                       self.floats + tuple(floats), loop or (jumps and self.jumps),
-                      returns and self.returns)
+                      returns and self.returns, compound and self.compound)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -251,8 +256,9 @@ class _Generator:
         pad = "    " * indent
         self.statements += 1
         kinds = ["assign_int", "assign_array", "augassign", "assign_float", "assign_flag"]
-        if scope.depth < MAX_DEPTH and self.statements < MAX_STATEMENTS:
-            kinds += ["if", "if_else", "if_elif"]
+        if scope.depth < MAX_DEPTH and self.statements < MAX_STATEMENTS and scope.compound:
+            kinds += ["if", "if_else", "if_elif"] + (["with"] if f.with_blocks else []) + \
+                (["try_finally"] if f.try_finally else [])
             if scope.loops < MAX_LOOP_NESTING:
                 kinds += (["while"] if f.while_loops else []) + \
                          (["for_range"] if f.for_range else []) + \
@@ -296,6 +302,14 @@ class _Generator:
             return [f"{pad}return {self.result(scope)}"], True
         if kind.startswith("if"):
             return self.if_statement(kind, scope, indent), False
+        if kind == "with":
+            manager = self.choice(["contextlib.nullcontext()", "np.errstate(all='ignore')",
+                                   "np.errstate(divide='ignore', invalid='ignore')"])
+            return [f"{pad}with {manager}:"] + self.block(scope.inner(), indent + 1), False
+        if kind == "try_finally":  # `try` around `if` or loops is refused: straight-line only
+            body = self.block(scope.inner(compound=False), indent + 1)
+            return [f"{pad}try:"] + body + [f"{pad}finally:",
+                                            f"{pad}    {FLOAT_VAR} = {FLOAT_VAR} + 1.0"], False
         if kind == "while":
             return self.while_statement(scope, indent), False
         return self.for_statement(kind, scope, indent), False
@@ -410,7 +424,8 @@ def programs(draw, features: Features = Features()) -> Program:
             f"    {FLAG_VAR} = False"]
     body += gen.block(scope, 1)
     body += [f"    return {gen.result(scope)}"]
-    source = "import numpy as np\n\n\ndef f(n, k, x, p):\n" + "\n".join(body) + "\n"
+    source = "import contextlib\n\nimport numpy as np\n\n\ndef f(n, k, x, p):\n" + \
+        "\n".join(body) + "\n"
     return Program(source, draw(st.integers(0, 3)), gen.returns_tuple)
 
 

@@ -64,6 +64,8 @@ def _lower_children(node, jump_kinds, replace_jump, flag, into_loops, on_loop):
                                       on_loop)
             return
         on_loop(node)
+    if isinstance(node, gast.Try) and contains(node.body, jump_kinds, into_loops):
+        node.orelse = guarded(node.orelse, flag)  # `else` runs only when the body did not jump
     for field in ("body", "orelse", "finalbody"):
         block = getattr(node, field, None)
         if block:

@@ -11,7 +11,10 @@
                                            retval_ = -x
                                        return retval_
 
-Loops holding a `return` also stop when the flag is set. A function whose only
+Loops holding a `return` also stop when the flag is set. Inside a `try` body
+with handlers, or a `with` body (its manager may suppress the exception), the
+value is computed before the flag is set: a value that raises leaves the flag
+clear for the code that runs next, as in Python. A function whose only
 `return` is its last statement is left as it is. The value starts as a
 `Placeholder`, which a staged branch that has not returned yet carries as zeros
 of the other branch's type (no path reads it).
@@ -35,6 +38,17 @@ def _needs_lowering(function) -> bool:
         if isinstance(node, gast.Return) and node is not tail:
             return contains(body, gast.Return, into_loops=True)
     return False
+
+
+def _returns_caught(function) -> set:
+    """The ids of the `return`s whose value may raise into code of the function that goes on."""
+    found = set()
+    for statement in statements(function.body):
+        if isinstance(statement, gast.With) or \
+                isinstance(statement, gast.Try) and statement.handlers:
+            found |= {id(node) for node in statements(statement.body)
+                      if isinstance(node, gast.Return)}
+    return found
 
 
 def _falls_off_the_end(body) -> bool:
@@ -68,10 +82,13 @@ class _Functions(StatementTransformer):
         if _falls_off_the_end(node.body):  # that path returns None
             node.body.append(gast.Return(value=None))
 
+        caught = _returns_caught(node)
+
         def replace_return(ret):
             result = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
-            return templates.replace("flag = True\nvalue = result", flag=flag, value=value,
-                                     result=result)
+            template = "value = result\nflag = True" if id(ret) in caught else \
+                "flag = True\nvalue = result"
+            return templates.replace(template, flag=flag, value=value, result=result)
         def stop_loop(loop):
             add_loop_test(loop, flag)
             if contains(loop.body, gast.Return, into_loops=True):  # its `else` must not run

@@ -4,9 +4,12 @@
 `Static.LIVE_OUT` (names read later before being rebound) and
 `Static.DEFINED_IN` (names certainly bound when the statement starts) and
 `Static.MAYBE_DEFINED_IN` (names bound on some path to it). The
-code is structured (`if`, `while`, `for`; `break`, `continue` and `return`
-are lowered to flags by earlier converters), so both are computed by walking
-statement lists, with a fixed point for loops.
+code is structured (`if`, `while`, `for`, `with`, `try`; `break`, `continue`
+and `return` are lowered to flags by earlier converters), so both are computed
+by walking statement lists, with a fixed point for loops. A `with` body is an
+ordinary block, but it may stop at any statement (its manager may suppress
+an exception), as a `try` body may for its handlers: what is read after such
+a body is live throughout it.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import gast
 
 from .activity import activity, reads
 from .anno import Static, getanno, setanno
+from .transformer import statements
 
 _BLOCKS = (gast.If, gast.While, gast.For)
 
@@ -50,10 +54,41 @@ def _live_in(node, live_out: frozenset) -> frozenset:
             head = new_head
     if isinstance(node, gast.Return):
         return frozenset(reads(node.value) if node.value is not None else ())
-    if isinstance(node, (gast.Try, gast.With)):
-        return frozenset(activity(node).read) | live_out
+    if isinstance(node, gast.With):
+        items = _with_items(node)
+        body_in = _live_in_block(node.body, live_out) | _live_throughout(node.body, live_out)
+        return frozenset(items.read) | (body_in - items.modified)
+    if isinstance(node, gast.Try):
+        return _try_live_in(node, live_out)
     scope = activity(node)
     return frozenset(scope.read) | (live_out - _rebound(node, scope))
+
+
+def _with_items(node):
+    """The names a `with` header reads (its managers) and binds (its `as` targets)."""
+    return activity(list(node.items))
+
+
+def _handler_name(handler) -> set:
+    return {handler.name.id} if isinstance(handler.name, gast.Name) else set()
+
+
+def _try_live_in(node, live_out: frozenset) -> frozenset:
+    final = _live_in_block(node.finalbody, live_out)
+    handlers = frozenset(final)  # an exception may leave the body at any statement
+    for handler in node.handlers:
+        caught = _live_in_block(handler.body, final) - _handler_name(handler)
+        handlers |= caught | (reads(handler.type) if handler.type is not None else set())
+    body_in = _live_in_block(node.body, _live_in_block(node.orelse, final) | handlers)
+    return body_in | _live_throughout(node.body, handlers)
+
+
+def _live_throughout(body, names: frozenset) -> frozenset:
+    """Marks `names` live at every statement of a body that may stop at any of them."""
+    for statement in statements(body):
+        for key in (Static.LIVE_OUT, Static.LIVE_IN):
+            setanno(statement, key, getanno(statement, key, frozenset()) | names)
+    return names
 
 
 def _rebound(node, scope) -> set:
@@ -89,9 +124,25 @@ def _define(node, defined: frozenset, key, merge) -> frozenset:
         return merge(defined, body | orelse)
     if isinstance(node, gast.Delete):
         return defined - activity(node).modified
-    if isinstance(node, (gast.Try, gast.With)):
-        return merge(defined, defined | activity(node).modified)
+    if isinstance(node, gast.With):
+        return _define_block(node.body, defined | _with_items(node).modified, key, merge)
+    if isinstance(node, gast.Try):
+        return _define_try(node, defined, key, merge)
     return defined | activity(node).modified
+
+
+def _define_try(node, defined: frozenset, key, merge) -> frozenset:
+    """Names bound after a `try`: its body may stop at any statement for a handler."""
+    interrupted = merge(defined, defined | activity(node.body).modified)
+    ends = [_define_block(node.orelse, _define_block(node.body, defined, key, merge), key, merge)]
+    for handler in node.handlers:
+        ends.append(_define_block(handler.body, interrupted | _handler_name(handler), key, merge))
+    normal = ends[0]
+    for end in ends[1:]:
+        normal = merge(normal, end)
+    after = _define_block(node.finalbody, normal, key, merge)
+    _define_block(node.finalbody, merge(normal, interrupted), key, merge)  # also on raising
+    return after
 
 
 def _functions_holding(function_node, kinds) -> list:
