@@ -195,6 +195,9 @@ class GraphFunction:
             # a variable made on the first call may take its initial value from an argument
             arrays = [x for x, aval in zip(sig.leaves, avals) if aval is not None]
             known = {t.node.id: x for t, x in zip(inputs, arrays) if not isinstance(x, TensorSpec)}
+            array_keys = [k for k in keys if is_array_key(k)]
+            builder.maybe_arrays.difference_update(   # NumPy scalars, as their keys say
+                t.node.id for t, k in zip(inputs, array_keys) if k.scalar)
             scopes.append(self._variable_policy.scope(builder, allow_variables, known))
             return scopes[-1]
 

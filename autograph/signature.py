@@ -15,7 +15,7 @@ refuses them) and its shape is a tuple, which a `PyKey`'s value and an
 
 >>> sig = flatten_call(inspect.signature(lambda x, k=2: x), (np.ones(3),), {}, {})
 >>> sig.cache_key("cpu").leaves
-(ArrayKey(dtype=dtype('float64'), shape=(3,)), PyKey(type=<class 'int'>, value=2))
+(ArrayKey(dtype=dtype('float64'), shape=(3,), scalar=False), PyKey(type=<class 'int'>, value=2))
 """
 from __future__ import annotations
 
@@ -35,10 +35,15 @@ from .specs import TensorSpec
 
 
 class ArrayKey(NamedTuple):
-    """An array leaf (a graph input): its dtype and shape (None for unknown dims)."""
+    """An array leaf (a graph input): its dtype and shape (None for unknown dims).
+
+    `scalar` tells a NumPy scalar from a 0-d array: `s += y` promotes the one
+    and casts into the other, so they do not share a graph.
+    """
 
     dtype: np.dtype
     shape: tuple
+    scalar: bool = False
 
     def __str__(self):
         return f"{self.dtype.name}{list(self.shape)}".replace("None", "?").replace(" ", "")
@@ -126,10 +131,12 @@ def leaf_key(x, spec: TensorSpec | None = None):
     """The cache key of one leaf: an `ArrayKey`, a `PyKey` or an `ObjectKey`."""
     if spec is not None:
         return ArrayKey(spec.dtype, spec.shape)
-    if isinstance(x, (np.ndarray, Tracer, TensorSpec)):
+    if isinstance(x, Tracer):  # a value computed in a graph is a scalar where it is 0-d
+        return ArrayKey(x.dtype, x.shape, x.ndim == 0 and x.node.id not in x.builder.maybe_arrays)
+    if isinstance(x, (np.ndarray, TensorSpec)):
         return ArrayKey(x.dtype, x.shape)
     if isinstance(x, np.generic):
-        return ArrayKey(x.dtype, ())
+        return ArrayKey(x.dtype, (), True)
     if hasattr(x, "__cuda_array_interface__"):
         return ArrayKey(np.dtype(x.dtype), tuple(x.shape))
     if type(x) in (float, complex):

@@ -57,6 +57,7 @@ class GraphBuilder:
         self._resource_vars: dict[int, Var] = {}  # id(Variable) -> its resource Var here
         self.finished = False
         self.read_unknown_dims = False            # Python code read a None in a `.shape`
+        self.maybe_arrays: set[int] = set()       # 0-d Vars that may be 0-d arrays, not scalars
 
     def note_unknown_dim_read(self) -> None:
         """Records, on the root graph's builder, that Python code read an unknown dimension."""
@@ -74,9 +75,13 @@ class GraphBuilder:
     def __exit__(self, *exc):
         _stack.builders.pop()
 
-    def new_input(self, aval, name: str | None = None):
+    def new_input(self, aval, name: str | None = None, maybe_array: bool | None = None):
+        """A new input. A 0-d input of a root graph may be a NumPy scalar or a 0-d
+        array (they share a signature); a subgraph's is what `maybe_array` says."""
         var = Var(aval, name)
         self.inputs.append(var)
+        if aval.ndim == 0 and (self.parent is None if maybe_array is None else maybe_array):
+            self.maybe_arrays.add(var.id)
         return Tracer(self, var)
 
     def is_ancestor_of(self, other: "GraphBuilder") -> bool:
@@ -125,6 +130,8 @@ class GraphBuilder:
                     f"cannot use a {type(value).__name__} as an array in a traced function")
             var = Var(AbstractValue(array.shape, array.dtype), None)
             self.consts[var] = array
+            if array.ndim == 0:
+                self.maybe_arrays.add(var.id)
             self._const_vars[id(value)] = (var, value)  # holding value keeps its id unique
             return var
         return known[0]
@@ -139,6 +146,8 @@ class GraphBuilder:
         if inner is None:
             outer = self.parent.atom(tracer)
             inner = Var(tracer.aval, tracer.node.name)
+            if tracer.node.id in tracer.builder.maybe_arrays:
+                self.maybe_arrays.add(inner.id)
             self.captures.append((outer, inner))
             self._captured[tracer.node.id] = inner
         return inner

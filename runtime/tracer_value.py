@@ -235,16 +235,25 @@ for _name, _ufunc in _BINARY.items():
 def _in_place(ufunc):
     """`x op= y`: NumPy keeps x's dtype and shape (casting "same_kind") and writes into x.
 
-    A 0-d traced value stands for a NumPy scalar, which is immutable: `s += y`
-    rebinds s to `s + y` with full NumPy promotion (an int8 `s` plus
-    `np.int64(300)` is an int64 301), as eager NumPy does.
+    A 0-d NumPy scalar (`x[0]`, `x.sum()`, a scalar argument) is immutable:
+    `s += y` rebinds s to `s + y` with full NumPy promotion (an int8 `s` plus
+    `np.int64(300)` is an int64 301), as eager NumPy does; a 0-d array (an
+    argument, a constant) is cast in place like any array (int8 45).
     """
     def apply(self, other):
         result = ufunc(self, other)
-        if self.ndim == 0:
+        if self.ndim == 0 and not _maybe_array(self):
             return result
         return write_in_place(self, result, ufunc.__name__, ufunc, other, rebinds=True)
     return apply
+
+
+def _maybe_array(x) -> bool:
+    """True for a 0-d value that may be a 0-d array rather than a NumPy scalar: a
+    root graph's input not keyed as a scalar, a constant, or what one of those is
+    passed on as (`GraphBuilder.maybe_arrays`); values computed in the graph
+    (`x[0]`, `x.sum()`) are NumPy scalars."""
+    return x.node.id in x.builder.maybe_arrays
 
 
 def write_in_place(target, result, what, ufunc=None, other=None, rebinds=False):

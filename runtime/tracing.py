@@ -103,7 +103,9 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
                 inner.append(x)
                 continue
             given = input_names[i] if input_names is not None else None
-            tracer = builder.new_input(aval, given or _name(x))
+            tracer = builder.new_input(aval, given or _name(x), maybe_array=(
+                isinstance(x, Tracer) and x.node.id in x.builder.maybe_arrays
+                if parent is not None else None))
             inputs.append(tracer)
             inner.append(tracer)
         context = scope(builder, inputs) if scope is not None else contextlib.nullcontext()

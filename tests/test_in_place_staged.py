@@ -266,3 +266,32 @@ def test_an_error_in_the_branch_not_taken_is_deferred_while_a_local_array_is_wri
     with pytest.raises(ValueError, match="x must be positive"):
         f(np.float64(-1.0))
     assert f.trace_count == 1
+
+
+def add_300(a):
+    a += np.int64(300)
+    return a
+
+
+@pytest.mark.parametrize("arg", [np.array(1, np.int8), np.int8(1)], ids=["0-d array", "scalar"])
+def test_op_assign_casts_a_0d_array_and_promotes_a_scalar(arg):
+    """They share dtype and shape, but not a graph: the array keeps int8 (45), the scalar
+    becomes int64 (301), as eager NumPy does."""
+    f = ag.convert(add_300)
+    eager = add_300(arg.copy() if isinstance(arg, np.ndarray) else arg)
+    graph = f(arg)
+    assert graph.dtype == eager.dtype and graph == eager
+
+
+def test_a_0d_array_and_a_scalar_of_one_dtype_trace_apart():
+    f = ag.convert(add_300)
+    assert f(np.array(1, np.int8)) == 45 and f(np.int8(1)) == 301
+    assert f.trace_count == 2
+
+
+def test_op_assign_on_a_0d_array_keeps_numpys_cast_error():
+    def f(a):
+        a += 0.5
+        return a
+    with pytest.raises(TypeError, match="Cannot cast"):
+        ag.convert(f)(np.array(3))
