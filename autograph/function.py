@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from runtime import AbstractValue, Tracer, TracingError, current_builder
+from runtime import AbstractValue, TracingError, current_builder
 from runtime.backend import get_backend
 from runtime.source import note_original_location, user_stacklevel
 from runtime.tracing import is_array, trace_to_graph
