@@ -7,10 +7,9 @@ in order; its kernel runs the callee through `run_graph`.
 """
 from __future__ import annotations
 
-from .. import primitives
 from ..ir import Graph
 from ..tracer import current_builder
-from .higher_order import bound_types, outputs_of_subgraphs
+from .higher_order import define_higher_order
 
 
 def _abstract_eval(*operands, graph):
@@ -25,11 +24,7 @@ def _bindings(eqn):
     return [(eqn.params["graph"], eqn.inputs)]
 
 
-call_p = primitives.define("call", _abstract_eval, _kernel, multiple_results=True,
-                           higher_order=True)
-primitives.subgraph_bindings[call_p] = _bindings
-primitives.check_rules[call_p] = bound_types
-primitives.alias_rules[call_p] = outputs_of_subgraphs
+call_p = define_higher_order("call", _abstract_eval, _kernel, bindings=_bindings, prune=None)
 
 
 def call(graph: Graph, *args, variables=()):

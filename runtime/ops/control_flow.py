@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import primitives
 from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
 from ..source import location_note, user_source
 from ..tracer import Tracer, read_if_variable, staging_builder
 from ..tree import flatten
-from .higher_order import bound_types, outputs_of_subgraphs, prune_subgraphs
+from .higher_order import define_higher_order
 from .subgraphs import (
     add_inputs,
     fill_placeholders,
@@ -53,12 +52,7 @@ def _cond_bindings(eqn):
     return [(eqn.params["true"], eqn.inputs[1:]), (eqn.params["false"], eqn.inputs[1:])]
 
 
-cond_p = primitives.define("cond", _cond_abstract_eval, _cond_kernel, multiple_results=True,
-                           higher_order=True)
-primitives.subgraph_bindings[cond_p] = _cond_bindings
-primitives.check_rules[cond_p] = bound_types
-primitives.alias_rules[cond_p] = outputs_of_subgraphs
-primitives.prune_rules[cond_p] = prune_subgraphs
+cond_p = define_higher_order("cond", _cond_abstract_eval, _cond_kernel, bindings=_cond_bindings)
 
 
 def _check_predicate(pred):

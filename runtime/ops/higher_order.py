@@ -35,3 +35,25 @@ def prune_subgraphs(eqn: Eqn, prune) -> Eqn:
     if all(params[k] is eqn.params[k] for k in params):
         return eqn
     return Eqn(eqn.primitive, eqn.inputs, params, eqn.outputs, eqn.source)
+
+
+def define_higher_order(name: str, abstract_eval_rule, kernel, *, bindings,
+                        check=bound_types, alias=outputs_of_subgraphs, prune=prune_subgraphs,
+                        load=None, hidden=()):
+    """Defines a primitive holding subgraphs and fills its rows of the rule tables.
+
+    The defaults fit a primitive whose outputs are its subgraphs' outputs (a
+    branch, a callee); `prune=None` keeps its subgraphs unpruned.
+    """
+    prim = primitives.define(name, abstract_eval_rule, kernel, multiple_results=True,
+                             higher_order=True)
+    primitives.subgraph_bindings[prim] = bindings
+    primitives.check_rules[prim] = check
+    primitives.alias_rules[prim] = alias
+    if prune is not None:
+        primitives.prune_rules[prim] = prune
+    if load is not None:
+        primitives.load_rules[prim] = load
+    if hidden:
+        primitives.hidden_params[prim] = tuple(hidden)
+    return prim

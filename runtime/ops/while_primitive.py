@@ -21,9 +21,8 @@ user-facing `while_loop` that stages it is in `ops/while_loop.py`.
 """
 from __future__ import annotations
 
-from .. import primitives
 from ..ir import Var
-from .higher_order import bound_storage, prune_subgraphs
+from .higher_order import bound_storage, define_higher_order
 
 
 def split_while_operands(params, operands) -> tuple:
@@ -93,11 +92,6 @@ def _load(params):
     return while_params(params["cond"], params["body"], n, len(params["cond"].inputs) - n)
 
 
-while_p = primitives.define("while_loop", _abstract_eval, _kernel, multiple_results=True,
-                            higher_order=True)
-primitives.subgraph_bindings[while_p] = _bindings
-primitives.check_rules[while_p] = _check
-primitives.alias_rules[while_p] = _aliased_outputs
-primitives.prune_rules[while_p] = prune_subgraphs
-primitives.load_rules[while_p] = _load
-primitives.hidden_params[while_p] = ("num_carry", "num_cond_consts")
+while_p = define_higher_order("while_loop", _abstract_eval, _kernel, bindings=_bindings,
+                              check=_check, alias=_aliased_outputs, load=_load,
+                              hidden=("num_carry", "num_cond_consts"))
