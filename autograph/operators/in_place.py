@@ -15,7 +15,6 @@ block (by a function it calls) is a `TracingError` too.
 """
 from __future__ import annotations
 
-import os
 import sys
 import threading
 
@@ -23,11 +22,7 @@ import numpy as np
 
 from runtime import Tracer, TracingError, current_builder
 from runtime.ops.subgraphs import undeferred_errors
-from runtime.source import location_note, user_source
-
-_PACKAGES = (os.path.dirname(os.path.dirname(__file__)) + os.sep,
-             os.path.dirname(sys.modules["runtime"].__file__) + os.sep)
-
+from runtime.source import is_library_file, location_note, user_source
 
 def staged_writing(stage, state: tuple, names: tuple):
     """`stage(state)`, run again with the arrays of `state` traced if it wrote one.
@@ -124,7 +119,7 @@ def _writeable(value) -> bool:
 def _user_locals() -> dict:
     """The local names of the converted code that called the operator."""
     frame = sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGES):
+    while frame is not None and is_library_file(frame.f_code.co_filename):
         frame = frame.f_back
     return dict(frame.f_locals) if frame is not None else {}
 
