@@ -22,7 +22,7 @@ class ConcreteFunction:
     """
 
     def __init__(self, name, graph, call_sig: CallSignature, out_leaves, out_tree, backend,
-                 variables=()):
+                 variables=(), reads_unknown_dims: bool = False):
         self.name = name
         self.graph = graph = prune_dead_code(graph)
         self.backend = backend
@@ -34,7 +34,7 @@ class ConcreteFunction:
                                 for x in out_leaves]
         self._is_output = [isinstance(x, (Tracer, np.ndarray)) for x in out_leaves]
         self._out_tree = out_tree
-        self.reads_unknown_dims = False   # set by the trace: Python read a None in a .shape
+        self.reads_unknown_dims = reads_unknown_dims   # its Python read a None in a .shape
         if config.verify_graphs:
             verify(graph)
         self._fn = compile_graph(graph, backend, self._output_expr,

@@ -220,8 +220,8 @@ class GraphFunction:
                                f"made unknown (x.shape); it is traced with exact shapes")
         concrete = ConcreteFunction(self.__name__, traced.graph, sig.without_values(),
                                     traced.out_leaves, traced.out_tree, get_backend(device),
-                                    [variable for variable, _ in builder.resources])
-        concrete.reads_unknown_dims = builder.read_unknown_dims
+                                    [variable for variable, _ in builder.resources],
+                                    reads_unknown_dims=builder.read_unknown_dims)
         return concrete, bool(scopes[0].created)
 
     def _warn_if_retracing(self, changes: dict, why: str):
