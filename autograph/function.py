@@ -33,14 +33,8 @@ from .conversion import check_convertible
 from .concrete import ConcreteFunction
 from .device import current_device
 from .device import state as device_state
-from .signature import (
-    CacheKey,
-    CallSignature,
-    describe_changes,
-    flatten_call,
-    is_array_key,
-    param_specs_of,
-)
+from .cache_keys import CacheKey, describe_changes, is_array_key
+from .signature import CallSignature, flatten_call, param_specs_of
 from .specs import TensorSpec
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates

@@ -37,7 +37,8 @@ from runtime.verify import verify
 from .device import current_device
 from .function import ConcreteFunction, GraphFunction
 from .saved_files import npz_arrays, npz_bytes, parsed, read_folder, write_folder
-from .signature import PyKey, flatten_call, is_array_key, leaf_key
+from .cache_keys import PyKey, is_array_key, leaf_key
+from .signature import flatten_call
 
 # Version 2: a `while_loop` keeps its operand counts in its params. Version 1
 # folders still load (`runtime.serialization` derives the counts).

@@ -23,7 +23,8 @@ import numpy as np
 
 from runtime.tree import LEAF
 
-from .signature import CacheKey, CallSignature, relax
+from .cache_keys import CacheKey, relax
+from .signature import CallSignature
 
 MAX_ENTRIES = 64   # keys (and so graphs) one graph function keeps
 

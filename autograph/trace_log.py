@@ -28,7 +28,7 @@ import logging
 
 from runtime.tree import leaf_paths
 
-from .signature import ObjectKey, PyKey, Structure, is_array_key
+from .cache_keys import ObjectKey, PyKey, Structure, is_array_key
 
 logger = logging.getLogger("autograph")
 

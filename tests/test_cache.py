@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import autograph as ag
 from autograph import conversion
-from autograph.signature import ArrayKey, PyKey
+from autograph.cache_keys import ArrayKey, PyKey
 from autograph.trace_cache import MAX_ENTRIES
 from runtime import gpu_available
 

@@ -40,7 +40,8 @@ from runtime.variables import recording_writes
 
 from ..convert import convert
 from ..function import GraphFunction
-from ..signature import describe_change, flatten_call, param_specs_of
+from ..cache_keys import describe_change
+from ..signature import flatten_call, param_specs_of
 from . import report
 from .backends import on_backend, selected_backends, to_host
 from .compare import differences, value_text
