@@ -13,13 +13,13 @@ import warnings
 import numpy as np
 
 import runtime
-from runtime import Tracer, current_builder
+from runtime import Tracer, TracingError, current_builder
 from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
 
 from .in_place import staged_writing
-from .lists import stage_lists
+from .lists import TracedList, settle_list_types, stage_lists
 from .staging import staging
 from .undefined import is_undefined
 
@@ -57,7 +57,7 @@ def _while(cond_fn, body_fn, state, names):
             del builder.eqns[mark:]  # the probe is traced again as the loop's condition
             return staged_writing(
                 lambda s: runtime.while_loop(cond_fn, body_fn, s, names=names),
-                stage_lists(state), names)
+                settle_list_types(stage_lists(state), body_fn), names)
         if not pred:
             return state
         state = body_fn(state)
@@ -157,9 +157,11 @@ def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
     `extra_test` (or None) is how converted `break` and `return` end the loop.
     """
     iterable = read_if_variable(iterable)
+    if isinstance(iterable, TracedList):  # filled in a staged loop: loop over its stack
+        iterable = iterable.stacked()
     if isinstance(iterable, (Tracer, TracedRange, TracedZip)):
         return _staged_for(iterable, extra_test, body, state, names)
-    return _python_for(iterable, extra_test, body, state)
+    return _python_for(iterable, extra_test, body, state, names)
 
 
 def _staged_for(iterable, extra_test, body, state, names):
@@ -193,13 +195,18 @@ def _staged_range(bounds, extra_test, body, state, names):
     return while_stmt(test, step, (bounds.start, *state), ("range_value", *names))[1:]
 
 
-def _python_for(iterable, extra_test, body, state):
+def _python_for(iterable, extra_test, body, state, names):
     count = 0
     for item in iterable:
         if extra_test is not None:
-            go_on = extra_test(*state)
-            if isinstance(go_on, Tracer):  # a traced `break`: the rest of each step is staged
-                from .conditionals import if_stmt
+            builder = current_builder()
+            mark = len(builder.eqns) if builder is not None else 0
+            go_on = read_if_variable(extra_test(*state))
+            if isinstance(go_on, Tracer):  # a traced `break`/`return`: stage the other trips
+                staged = _staged_rest(iterable, count, extra_test, body, state, names, mark)
+                if staged is not None:
+                    return staged
+                from .conditionals import if_stmt  # not stageable: each step guarded by a cond
                 state = if_stmt(go_on, lambda *s, item=item: body(item, *s),
                                 lambda *s: s, state, ("",) * len(state))
                 count += 1
@@ -214,3 +221,34 @@ def _python_for(iterable, extra_test, body, state):
                       f"range() of a traced value to stage it as one loop instead",
                       UnrolledLoopWarning, stacklevel=user_stacklevel())
     return state
+
+
+def _staged_rest(iterable, done, extra_test, body, state, names, mark):
+    """The trips of a Python `range` (or list of same-typed arrays) left after `done`
+    of them, staged as one loop now that the loop's exit is traced: its trip count
+    is known, its exit dynamic. None (and nothing staged) where the body cannot run
+    on a traced item; the caller then guards each remaining trip with a cond."""
+    rest = _remaining(iterable, done)
+    if rest is None:
+        return None
+    builder = current_builder()
+    try:
+        result = _staged_for(rest, extra_test, body, state, names)
+    except TracingError:  # e.g. the body indexes a Python list with the item
+        del builder.eqns[mark:]
+        return None
+    return result
+
+
+def _remaining(iterable, done):
+    """What is left of `iterable` after `done` items, as something `_staged_for` takes."""
+    if type(iterable) is range:
+        rest = iterable[done:]
+        return TracedRange(rest.start, rest.stop, rest.step)
+    if type(iterable) in (list, tuple):
+        rest = [read_if_variable(x) for x in iterable[done:]]
+        if len(rest) > 1 and all(isinstance(x, (Tracer, np.ndarray)) for x in rest) \
+                and len({(x.shape, np.dtype(x.dtype)) for x in rest}) == 1 \
+                and any(isinstance(x, Tracer) for x in rest):
+            return np.stack(rest)
+    return None
