@@ -6,10 +6,10 @@ in its state becomes a `TracedList`: one traced array stacking the elements
 along a first axis of unknown length (what `tf.function` needs a `TensorArray`
 for). After the loop it reads as the list eager code has:
 
-- NumPy functions (`np.sum(xs)`, `np.stack(xs)`, `np.mean(xs, axis=0)`, ...) see
-  the stack (`__array_function__`); `np.array(xs)`, `len(xs)`, `sum(xs)`,
-  `max(xs)`, `min(xs)`, `list(xs)` and `sorted(xs)` are `LIST_FUNCTIONS`
-  that converted calls route to `list_call`;
+- NumPy functions (`np.sum(xs)`, `np.mean(xs, axis=0)`, ...) see the stack
+  (`__array_function__`); `np.array`, `np.asarray`, `np.stack`,
+  `np.concatenate`, `len`, `sum`, `max`, `min`, `list` and `sorted` are
+  `LIST_FUNCTIONS`, rules that converted calls route to `list_call`;
 - `xs[i]` is an element, `xs[a:b]` a `TracedList`; `for v in xs` is a staged
   loop over the stack, and a comprehension over it (`ag__.list_comp`) too;
 - returned from a graph function it is a Python list of the elements.
@@ -85,9 +85,6 @@ class TracedList:
         return self.stacked()[index]
 
     def __array_function__(self, func, types, args, kwargs):
-        if func is np.stack and len(args) == 1:  # np.stack(xs, axis=k)
-            return np.moveaxis(self.stacked(), 0, kwargs.get("axis", 0)) \
-                if not set(kwargs) - {"axis"} else np.stack(list(args), **kwargs)
         return func(*_stacks(args), **dict(zip(kwargs, _stacks(kwargs.values()))))
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -182,10 +179,28 @@ def _extreme(reduce, what):
     return lambda target: reduce(_numbers(target, what))
 
 
+def _array(target, dtype=None):
+    stack = target.stacked()
+    return stack if dtype is None else stack.astype(dtype)
+
+
+def _stack(target, axis=0):
+    return np.moveaxis(target.stacked(), 0, axis)
+
+
+def _concatenate(target, axis=0):
+    stack = target.stacked()
+    if axis != 0 or stack.ndim < 2:
+        raise TracingError("np.concatenate of a list filled in a staged loop is supported "
+                           "along axis 0 only")
+    return np.reshape(stack, (-1, *stack.shape[2:]))
+
+
 _LIST_RULES = {
-    np.stack: TracedList.stacked,
-    np.array: TracedList.stacked,
-    np.asarray: TracedList.stacked,
+    np.stack: _stack,
+    np.array: _array,
+    np.asarray: _array,
+    np.concatenate: _concatenate,
     len: lambda target: dynamic_shape(target.stacked())[0],
     sum: _sum,
     max: _extreme(np.max, "max() of"),
@@ -195,9 +210,14 @@ _LIST_RULES = {
 }
 
 
-def list_call(function, args):
-    """`function(xs)` for one of `LIST_FUNCTIONS`, on a `TracedList` `xs`."""
-    return _LIST_RULES[function](*args)
+def list_call(function, args, kwargs=None):
+    """`function(xs, ...)` for one of `LIST_FUNCTIONS`, on a `TracedList` `xs`."""
+    try:
+        return _LIST_RULES[function](*args, **(kwargs or {}))
+    except TypeError as error:  # an argument the rule does not take
+        raise TracingError(f"{getattr(function, '__name__', function)}() of a list filled in "
+                           f"a staged loop takes no such arguments here ({error}); call it "
+                           f"on np.stack(xs)") from None
 
 
 LIST_FUNCTIONS = tuple(_LIST_RULES)

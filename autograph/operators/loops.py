@@ -4,7 +4,10 @@ Converted loops pass their state explicitly: `state = while_stmt(test, body,
 state, names)`, where `test(*state)` and `body(*state)` are the loop's test
 and body. `for` loops over `range` with traced bounds, over traced arrays
 (their first axis) and over `enumerate`/`zip` of traced arrays are staged;
-over anything else they run as Python (unrolled into the graph when traced).
+over anything else they run as Python (unrolled into the graph when traced),
+except that the trips of a Python `range` left once a `break`/`return` turns
+traced, or after a trip that staged a branch when more than 100 remain, are
+staged as one loop (`_staged_rest`).
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import numpy as np
 
 import runtime
 from runtime import Tracer, TracingError, current_builder
+from runtime.ops.control_flow import cond_p
 from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
@@ -196,25 +200,35 @@ def _staged_range(bounds, extra_test, body, state, names):
 
 
 def _python_for(iterable, extra_test, body, state, names):
-    count = 0
+    count, stageable = 0, True
     for item in iterable:
         if extra_test is not None:
             builder = current_builder()
             mark = len(builder.eqns) if builder is not None else 0
             go_on = read_if_variable(extra_test(*state))
-            if isinstance(go_on, Tracer):  # a traced `break`/`return`: stage the other trips
+            if isinstance(go_on, Tracer) and stageable:  # a traced `break`/`return`
                 staged = _staged_rest(iterable, count, extra_test, body, state, names, mark)
                 if staged is not None:
                     return staged
-                from .conditionals import if_stmt  # not stageable: each step guarded by a cond
+                stageable = False
+                go_on = read_if_variable(extra_test(*state))  # traced again: the attempt's equations are gone
+            if isinstance(go_on, Tracer):  # each remaining trip guarded by a cond
+                from .conditionals import if_stmt
                 state = if_stmt(go_on, lambda *s, item=item: body(item, *s),
                                 lambda *s: s, state, ("",) * len(state))
                 count += 1
                 continue
             if not go_on:
                 break
+        builder = current_builder()
+        mark = len(builder.eqns) if builder is not None else 0
         state = body(item, *state)
         count += 1
+        if stageable and _long_and_branching(iterable, count, builder, mark):
+            staged = _staged_rest(iterable, count, None, body, state, names, len(builder.eqns))
+            if staged is not None:
+                return staged
+            stageable = False
     if count > UNROLL_WARNING_AFTER and current_builder() is not None:
         warnings.warn(f"a Python loop{location_note(user_source())} ran {count} times while "
                       f"tracing, so the graph holds {count} copies of its body; loop over "
@@ -240,11 +254,22 @@ def _staged_rest(iterable, done, extra_test, body, state, names, mark):
     return result
 
 
+def _long_and_branching(iterable, done, builder, mark) -> bool:
+    """Whether the trips of a Python `range` left after `done` are better staged as
+    one loop: many remain, and the last trip staged a branch (a `continue` or an
+    `if` on a traced value), so each unrolled trip would add a cond to the graph."""
+    return (builder is not None and type(iterable) is range
+            and len(iterable) - done > UNROLL_WARNING_AFTER
+            and any(eqn.primitive is cond_p for eqn in builder.eqns[mark:]))
+
+
 def _remaining(iterable, done):
     """What is left of `iterable` after `done` items, as something `_staged_for` takes."""
     if type(iterable) is range:
         rest = iterable[done:]
-        return TracedRange(rest.start, rest.stop, rest.step)
+        builder = current_builder()  # a traced start, so that the loop's test is traced
+        return TracedRange(Tracer(builder, builder.const(np.asarray(rest.start))),
+                           rest.stop, rest.step)
     if type(iterable) in (list, tuple):
         rest = [read_if_variable(x) for x in iterable[done:]]
         if len(rest) > 1 and all(isinstance(x, (Tracer, np.ndarray)) for x in rest) \
