@@ -102,6 +102,15 @@ def short_continue(x):
     return s
 
 
+def float32_state(x):
+    s = x * 0
+    for i in range(50):
+        if s > x * 10:
+            break
+        s = s + i     # float32 plus a Python int stays float32, as eagerly
+    return s
+
+
 def python_list_indexed(x):
     weights = [1.0, 2.0, 3.0, 4.0]
     s = 0.0
@@ -123,6 +132,7 @@ CASES = [
     (continues, SCALARS),
     (branch_each_trip, SCALARS),
     (short_continue, SCALARS),
+    (float32_state, [np.float32(v) for v in (-1.0, 3.0, 50.0)]),
     (python_list_indexed, [np.float64(v) for v in (-1.0, 0.5, 2.0, 100.0)]),
 ]
 
@@ -133,6 +143,8 @@ def _same(got, want):
         for g, w in zip(got, want):
             _same(g, w)
         return
+    if isinstance(want, np.generic) and want.dtype == np.float32:
+        assert np.asarray(got).dtype == np.float32
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
 
 

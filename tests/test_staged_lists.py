@@ -159,11 +159,33 @@ def with_while(n):
     return np.sum(xs), xs[0]
 
 
+def appended_before_traced_break(n):
+    xs = []
+    s = 0
+    for i in range(200):     # a Python range: staged once the `break` turns traced
+        if s > n:
+            break
+        s = s + i
+        xs.append(s)
+    return np.sum(xs), len(xs)
+
+
+def prefilled_before_traced_break(n):
+    xs = [100.0, 7.0]
+    s = 0.0
+    for i in range(200):
+        if s > n:
+            break
+        s = s + i
+        xs.append(s)
+    return np.array(xs)
+
+
 CASES = [squares, np_sum, np_mean_axis, np_stack, np_stack_axis, np_array,
          np_concatenate_typed, returned,
          returned_arrays, builtin_sum, builtin_len, last, for_over, comprehension,
          filtered_comprehension, generator_sum, builtin_max_min, mixed_types, prefilled,
-         with_while]
+         with_while, appended_before_traced_break, prefilled_before_traced_break]
 COUNTS = [np.int64(n) for n in (3, 5, 1, 4)]
 
 

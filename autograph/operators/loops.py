@@ -222,7 +222,17 @@ def _python_for(iterable, extra_test, body, state, names):
                 break
         builder = current_builder()
         mark = len(builder.eqns) if builder is not None else 0
-        state = body(item, *state)
+        try:
+            state = body(item, *state)
+        except TracingError:
+            # e.g. a list in the state appended under an `if` on a traced value: its
+            # length is traced, so this trip and the rest are staged, the list stacked
+            if not (stageable and any(type(v) is list for v in state)):
+                raise
+            staged = _staged_rest(iterable, count, extra_test, body, state, names, mark)
+            if staged is None:
+                raise
+            return staged
         count += 1
         if stageable and _long_and_branching(iterable, count, builder, mark):
             staged = _staged_rest(iterable, count, None, body, state, names, len(builder.eqns))
