@@ -108,6 +108,18 @@ def for_over(n):
     return t
 
 
+def enumerate_zip(n):
+    xs = []
+    for i in range(n):
+        xs.append(i * 2.0)
+    t = 0.0
+    for k, v in enumerate(xs):
+        t = t + k * v
+    for a, b in zip(xs, xs):
+        t = t + a * b
+    return t
+
+
 def comprehension(n):
     xs = []
     for i in range(n):
@@ -183,7 +195,7 @@ def prefilled_before_traced_break(n):
 
 CASES = [squares, np_sum, np_mean_axis, np_stack, np_stack_axis, np_array,
          np_concatenate_typed, returned,
-         returned_arrays, builtin_sum, builtin_len, last, for_over, comprehension,
+         returned_arrays, builtin_sum, builtin_len, last, for_over, enumerate_zip, comprehension,
          filtered_comprehension, generator_sum, builtin_max_min, mixed_types, prefilled,
          with_while, appended_before_traced_break, prefilled_before_traced_break]
 COUNTS = [np.int64(n) for n in (3, 5, 1, 4)]

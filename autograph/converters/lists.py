@@ -53,7 +53,8 @@ class _Comprehensions(gast.NodeTransformer):
         target = loop.target.id
         condition = gast.Constant(value=None, kind=None)
         if loop.ifs:
-            test = loop.ifs[0] if len(loop.ifs) == 1 else gast.BoolOp(op=gast.And(), values=loop.ifs)
+            test = loop.ifs[0] if len(loop.ifs) == 1 \
+                else gast.BoolOp(op=gast.And(), values=loop.ifs)
             condition = templates.replace_as_expression(_CONDITION, target=target, test=test)
         return templates.replace_as_expression(
             _COMPREHENSION, iterable=loop.iter, target=target, element=node.elt,

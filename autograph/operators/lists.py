@@ -133,10 +133,9 @@ def settle_list_types(state, body_fn):
     """`state` with the stacks of its `TracedList`s cast to the dtype one step of
     `body_fn` appends gives them (a list of ints that the loop appends floats to
     holds floats), so that the staged loop keeps one dtype per list."""
-    lists = [i for i, v in enumerate(state) if isinstance(v, TracedList) and not is_unbound(v.stack)]
-    for _ in range(len(lists)):
-        if not lists:
-            break
+    lists = [i for i, v in enumerate(state)
+             if isinstance(v, TracedList) and not is_unbound(v.stack)]
+    for _ in lists:  # each round settles one list at least, or ends
         traced = trace_function(body_fn, (state,), "probe", on_error=lambda s: s)
         out = traced.out_tree.unflatten(traced.out_leaves)
         changed = False

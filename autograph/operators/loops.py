@@ -141,15 +141,21 @@ def range_(*args):
     return range(*args)
 
 
+def _sequence(value):
+    """`value` to loop over: a list filled in a staged loop is its stack."""
+    value = read_if_variable(value)
+    return value.stacked() if isinstance(value, TracedList) else value
+
+
 def enumerate_(sequence, start=0):
-    sequence = read_if_variable(sequence)
+    sequence = _sequence(sequence)
     if isinstance(sequence, (Tracer, TracedRange, TracedZip)):
         return TracedZip([sequence], enumerate_start=start)
     return enumerate(sequence, start)
 
 
 def zip_(*sequences):
-    sequences = tuple(map(read_if_variable, sequences))
+    sequences = tuple(map(_sequence, sequences))
     if any(isinstance(s, (Tracer, TracedRange, TracedZip)) for s in sequences):
         return TracedZip(list(sequences))
     return zip(*sequences)
@@ -160,9 +166,7 @@ def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
 
     `extra_test` (or None) is how converted `break` and `return` end the loop.
     """
-    iterable = read_if_variable(iterable)
-    if isinstance(iterable, TracedList):  # filled in a staged loop: loop over its stack
-        iterable = iterable.stacked()
+    iterable = _sequence(iterable)
     if isinstance(iterable, (Tracer, TracedRange, TracedZip)):
         return _staged_for(iterable, extra_test, body, state, names)
     return _python_for(iterable, extra_test, body, state, names)
@@ -211,7 +215,7 @@ def _python_for(iterable, extra_test, body, state, names):
                 if staged is not None:
                     return staged
                 stageable = False
-                go_on = read_if_variable(extra_test(*state))  # traced again: the attempt's equations are gone
+                go_on = read_if_variable(extra_test(*state))  # its equations were dropped
             if isinstance(go_on, Tracer):  # each remaining trip guarded by a cond
                 from .conditionals import if_stmt
                 state = if_stmt(go_on, lambda *s, item=item: body(item, *s),
@@ -252,10 +256,11 @@ def _staged_rest(iterable, done, extra_test, body, state, names, mark):
     of them, staged as one loop now that the loop's exit is traced: its trip count
     is known, its exit dynamic. None (and nothing staged) where the body cannot run
     on a traced item; the caller then guards each remaining trip with a cond."""
+    builder = current_builder()
+    del builder.eqns[mark:]  # what the probe of the exit (or a failed trip) traced
     rest = _remaining(iterable, done)
     if rest is None:
         return None
-    builder = current_builder()
     try:
         result = _staged_for(rest, extra_test, body, state, names)
     except TracingError:  # e.g. the body indexes a Python list with the item
