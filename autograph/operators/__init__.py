@@ -2,7 +2,7 @@
 from .calls import converted_call
 from .conditionals import if_exp, if_stmt
 from .effects import assert_, print_
-from .lists import list_append
+from .lists import list_append, list_comp
 from .logical import and_, compare_chain, not_, or_
 from .loops import enumerate_, for_stmt, range_, while_stmt, zip_
 from .undefined import Placeholder, Undefined, bound_or_undefined, ld
@@ -11,6 +11,6 @@ from .writes import check_global_write, setattr_, setitem
 __all__ = [
     "Placeholder", "Undefined", "and_", "assert_", "bound_or_undefined", "check_global_write",
     "compare_chain", "converted_call", "enumerate_", "for_stmt", "if_exp", "if_stmt", "ld",
-    "list_append", "not_", "or_", "print_", "range_", "setattr_", "setitem", "while_stmt",
+    "list_append", "list_comp", "not_", "or_", "print_", "range_", "setattr_", "setitem", "while_stmt",
     "zip_",
 ]

@@ -47,8 +47,8 @@ def converted_call(f, args, kwargs):
     """`f(*args, **kwargs)`, with `f` converted where it is user code."""
     if f is print:
         return print_(*args, **kwargs)
-    if f in LIST_FUNCTIONS and len(args) == 1 and not kwargs and is_traced_list(args[0]):
-        return list_call(f, args)
+    if args and is_traced_list(args[0]) and f in LIST_FUNCTIONS:
+        return list_call(f, args, kwargs)
     if _Hooks.is_graph_function(f):
         return f(*args, **kwargs)
     if isinstance(f, functools.partial):

@@ -4,7 +4,10 @@ Converted loops pass their state explicitly: `state = while_stmt(test, body,
 state, names)`, where `test(*state)` and `body(*state)` are the loop's test
 and body. `for` loops over `range` with traced bounds, over traced arrays
 (their first axis) and over `enumerate`/`zip` of traced arrays are staged;
-over anything else they run as Python (unrolled into the graph when traced).
+over anything else they run as Python (unrolled into the graph when traced),
+except that the trips of a Python `range` left once a `break`/`return` turns
+traced, or after a trip that staged a branch when more than 100 remain, are
+staged as one loop (`_staged_rest`).
 """
 from __future__ import annotations
 
@@ -13,13 +16,14 @@ import warnings
 import numpy as np
 
 import runtime
-from runtime import Tracer, current_builder
+from runtime import Tracer, TracingError, current_builder
+from runtime.ops.control_flow import cond_p
 from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
 
 from .in_place import staged_writing
-from .lists import stage_lists
+from .lists import TracedList, settle_list_types, stage_lists
 from .staging import staging
 from .undefined import is_undefined
 
@@ -57,7 +61,7 @@ def _while(cond_fn, body_fn, state, names):
             del builder.eqns[mark:]  # the probe is traced again as the loop's condition
             return staged_writing(
                 lambda s: runtime.while_loop(cond_fn, body_fn, s, names=names),
-                stage_lists(state), names)
+                settle_list_types(stage_lists(state), body_fn), names)
         if not pred:
             return state
         state = body_fn(state)
@@ -137,15 +141,21 @@ def range_(*args):
     return range(*args)
 
 
+def _sequence(value):
+    """`value` to loop over: a list filled in a staged loop is its stack."""
+    value = read_if_variable(value)
+    return value.stacked() if isinstance(value, TracedList) else value
+
+
 def enumerate_(sequence, start=0):
-    sequence = read_if_variable(sequence)
+    sequence = _sequence(sequence)
     if isinstance(sequence, (Tracer, TracedRange, TracedZip)):
         return TracedZip([sequence], enumerate_start=start)
     return enumerate(sequence, start)
 
 
 def zip_(*sequences):
-    sequences = tuple(map(read_if_variable, sequences))
+    sequences = tuple(map(_sequence, sequences))
     if any(isinstance(s, (Tracer, TracedRange, TracedZip)) for s in sequences):
         return TracedZip(list(sequences))
     return zip(*sequences)
@@ -156,10 +166,10 @@ def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
 
     `extra_test` (or None) is how converted `break` and `return` end the loop.
     """
-    iterable = read_if_variable(iterable)
+    iterable = _sequence(iterable)
     if isinstance(iterable, (Tracer, TracedRange, TracedZip)):
         return _staged_for(iterable, extra_test, body, state, names)
-    return _python_for(iterable, extra_test, body, state)
+    return _python_for(iterable, extra_test, body, state, names)
 
 
 def _staged_for(iterable, extra_test, body, state, names):
@@ -193,12 +203,20 @@ def _staged_range(bounds, extra_test, body, state, names):
     return while_stmt(test, step, (bounds.start, *state), ("range_value", *names))[1:]
 
 
-def _python_for(iterable, extra_test, body, state):
-    count = 0
+def _python_for(iterable, extra_test, body, state, names):
+    count, stageable = 0, True
     for item in iterable:
         if extra_test is not None:
-            go_on = extra_test(*state)
-            if isinstance(go_on, Tracer):  # a traced `break`: the rest of each step is staged
+            builder = current_builder()
+            mark = len(builder.eqns) if builder is not None else 0
+            go_on = read_if_variable(extra_test(*state))
+            if isinstance(go_on, Tracer) and stageable:  # a traced `break`/`return`
+                staged = _staged_rest(iterable, count, extra_test, body, state, names, mark)
+                if staged is not None:
+                    return staged
+                stageable = False
+                go_on = read_if_variable(extra_test(*state))  # its equations were dropped
+            if isinstance(go_on, Tracer):  # each remaining trip guarded by a cond
                 from .conditionals import if_stmt
                 state = if_stmt(go_on, lambda *s, item=item: body(item, *s),
                                 lambda *s: s, state, ("",) * len(state))
@@ -206,11 +224,71 @@ def _python_for(iterable, extra_test, body, state):
                 continue
             if not go_on:
                 break
-        state = body(item, *state)
+        builder = current_builder()
+        mark = len(builder.eqns) if builder is not None else 0
+        try:
+            state = body(item, *state)
+        except TracingError:
+            # e.g. a list in the state appended under an `if` on a traced value: its
+            # length is traced, so this trip and the rest are staged, the list stacked
+            if not (stageable and any(type(v) is list for v in state)):
+                raise
+            staged = _staged_rest(iterable, count, extra_test, body, state, names, mark)
+            if staged is None:
+                raise
+            return staged
         count += 1
+        if stageable and _long_and_branching(iterable, count, builder, mark):
+            staged = _staged_rest(iterable, count, None, body, state, names, len(builder.eqns))
+            if staged is not None:
+                return staged
+            stageable = False
     if count > UNROLL_WARNING_AFTER and current_builder() is not None:
         warnings.warn(f"a Python loop{location_note(user_source())} ran {count} times while "
                       f"tracing, so the graph holds {count} copies of its body; loop over "
                       f"range() of a traced value to stage it as one loop instead",
                       UnrolledLoopWarning, stacklevel=user_stacklevel())
     return state
+
+
+def _staged_rest(iterable, done, extra_test, body, state, names, mark):
+    """The trips of a Python `range` (or list of same-typed arrays) left after `done`
+    of them, staged as one loop now that the loop's exit is traced: its trip count
+    is known, its exit dynamic. None (and nothing staged) where the body cannot run
+    on a traced item; the caller then guards each remaining trip with a cond."""
+    builder = current_builder()
+    del builder.eqns[mark:]  # what the probe of the exit (or a failed trip) traced
+    rest = _remaining(iterable, done)
+    if rest is None:
+        return None
+    try:
+        result = _staged_for(rest, extra_test, body, state, names)
+    except TracingError:  # e.g. the body indexes a Python list with the item
+        del builder.eqns[mark:]
+        return None
+    return result
+
+
+def _long_and_branching(iterable, done, builder, mark) -> bool:
+    """Whether the trips of a Python `range` left after `done` are better staged as
+    one loop: many remain, and the last trip staged a branch (a `continue` or an
+    `if` on a traced value), so each unrolled trip would add a cond to the graph."""
+    return (builder is not None and type(iterable) is range
+            and len(iterable) - done > UNROLL_WARNING_AFTER
+            and any(eqn.primitive is cond_p for eqn in builder.eqns[mark:]))
+
+
+def _remaining(iterable, done):
+    """What is left of `iterable` after `done` items, as something `_staged_for` takes."""
+    if type(iterable) is range:
+        rest = iterable[done:]
+        builder = current_builder()  # a traced start, so that the loop's test is traced
+        return TracedRange(Tracer(builder, builder.const(np.asarray(rest.start))),
+                           rest.stop, rest.step)
+    if type(iterable) in (list, tuple):
+        rest = [read_if_variable(x) for x in iterable[done:]]
+        if len(rest) > 1 and all(isinstance(x, (Tracer, np.ndarray)) for x in rest) \
+                and len({(x.shape, np.dtype(x.dtype)) for x in rest}) == 1 \
+                and any(isinstance(x, Tracer) for x in rest):
+            return np.stack(rest)
+    return None
