@@ -18,6 +18,7 @@ from ..errors import TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder, staging_builder
+from ..tracing import in_place_outputs, write_through
 from ..tree import flatten, leaf_paths
 from .subgraphs import (
     fill_placeholders,
@@ -102,7 +103,11 @@ def _staged(cond_fn, body_fn, state, entry_names):
                            while_params(cond_graph, body_graph, len(init),
                                         len(cond.builder.captures)))
     results = dict(zip(carried, outs))
-    return tree.unflatten([results.get(i, leaves[i]) for i in range(len(leaves))])
+    results = [results.get(i, leaves[i]) for i in range(len(leaves))]
+    inputs = [leaves[i] for i, av in enumerate(avals) if av is not None]
+    passed, _ = in_place_outputs([body])   # state written in place: written through
+    finals = {k: results[j] for k, j in passed.items()}
+    return tree.unflatten(write_through(inputs, finals, results, passed))
 
 
 def _carry_type(aval, initial, out, label):
