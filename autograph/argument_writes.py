@@ -35,7 +35,10 @@ from runtime.backend import CPU
 
 
 def check_targets(inputs, writes, name: str, labels=None) -> None:
-    """Refuses read-only written arguments and written arguments that alias another one."""
+    """Refuses read-only written arguments and written arguments that alias another one.
+
+    `labels()`, where given, names the inputs in the error (called only then).
+    """
     for i in writes:
         target = inputs[i]
         flags = getattr(target, "flags", None)
@@ -83,4 +86,5 @@ def _cuda_overlap(a, b) -> bool:
 
 
 def _label(labels, i) -> str:
+    labels = labels() if labels is not None else None
     return repr(labels[i]) if labels is not None and i < len(labels) else str(i)

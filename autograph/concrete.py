@@ -80,7 +80,7 @@ class ConcreteFunction:
         Arguments the function writes in place are written back before it returns.
         """
         if self._writes:
-            check_targets(inputs, self._writes, self.name, self._labels())
+            check_targets(inputs, self._writes, self.name, self._labels)
         callers = inputs
         backend = self.backend
         if backend.xp is not np or not all(type(x) is np.ndarray or isinstance(x, np.generic)

@@ -200,6 +200,16 @@ def test_staged_if_writes_the_argument():
     check(branch, -np.ones(3))
 
 
+def test_a_loop_that_writes_the_argument_then_rebinds_it_writes_it_once():
+    def f(x, n):
+        for i in range(n):
+            x *= 0.5
+            x = np.copy(x)
+        return x
+    for n in [0, 1, 3]:
+        check(f, np.ones(2), np.int64(n))
+
+
 def test_a_name_bound_to_the_argument_before_a_staged_loop_sees_the_write():
     def loop(x, n):
         y = x
@@ -270,4 +280,10 @@ def test_grad_differentiates_the_value_passed_and_leaves_the_argument():
 
 def test_the_equivalence_check_compares_arguments():
     from autograph.testing import assert_graph_equivalent
+    from autograph.testing.equivalence import Outcome, _argument_differences
     assert_graph_equivalent(add_one, np.ones(3))
+    eager = Outcome(arguments=((np.full(2, 2.0), 3), {}))
+    graph = Outcome(arguments=((np.ones(2), 3), {}))
+    problems = _argument_differences(eager, graph, 1e-6, 0.0)
+    assert problems == ["args[0] after the call: eager left [2. 2.]  (float64[2]), "
+                        "the graph [1. 1.]  (float64[2])"]

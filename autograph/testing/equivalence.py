@@ -261,16 +261,15 @@ def _state_differences(eager_writes, eager_state, graph_writes, rtol, atol) -> l
 def _argument_differences(eager: Outcome, graph: Outcome, rtol, atol) -> list[str]:
     """Array arguments that eager and the graph left with different values (in-place writes)."""
     problems = []
-    e_leaves, e_tree = flatten(eager.arguments)
-    g_leaves, g_tree = flatten(graph.arguments)
-    if e_tree != g_tree:
-        return problems
-    paths = leaf_paths(e_tree, "arguments")
-    for path, e, g in zip(paths, e_leaves, g_leaves):
-        if isinstance(e, np.ndarray) and isinstance(g, np.ndarray):
-            difference = leaf_difference(path, e, to_host(g), rtol, atol)
-            if difference is not None:
-                problems += [f"argument {path} after the call: eager left {value_text(e)}, "
+    for root, e_part, g_part in zip(("args", "kwargs"), eager.arguments, graph.arguments):
+        e_leaves, e_tree = flatten(e_part)
+        g_leaves, g_tree = flatten(g_part)
+        if e_tree != g_tree:
+            continue
+        for path, e, g in zip(leaf_paths(e_tree, root), e_leaves, g_leaves):
+            if isinstance(e, np.ndarray) and isinstance(g, np.ndarray) and \
+                    leaf_difference(path, e, to_host(g), rtol, atol) is not None:
+                problems += [f"{path} after the call: eager left {value_text(e)}, "
                              f"the graph {value_text(g)}"]
     return problems
 

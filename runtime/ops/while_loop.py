@@ -54,7 +54,7 @@ def _aval_of(x):
     return AbstractValue(array.shape, array.dtype)
 
 
-def _staged(cond_fn, body_fn, state, entry_names):
+def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
     leaves, tree = flatten(state)
     names = leaf_names(state, entry_names)
     labels = names or leaf_paths(tree, "state")
@@ -105,9 +105,40 @@ def _staged(cond_fn, body_fn, state, entry_names):
     results = dict(zip(carried, outs))
     results = [results.get(i, leaves[i]) for i in range(len(leaves))]
     inputs = [leaves[i] for i, av in enumerate(avals) if av is not None]
-    passed, _ = in_place_outputs([body])   # state written in place: written through
+    passed, extra = in_place_outputs([body])   # state written in place: written through
+    extra = [k for k in extra if isinstance(inputs[k], Tracer)]
+    if extra and first_writes:
+        held = [i for i, av in enumerate(avals) if av is not None]
+        return _writing_first(cond_fn, body_fn, state, entry_names, [held[k] for k in extra])
     finals = {k: results[j] for k, j in passed.items()}
     return tree.unflatten(write_through(inputs, finals, results, passed))
+
+
+def _writing_first(cond_fn, body_fn, state, entry_names, written):
+    """A loop whose body writes state leaves `written` in place, then rebinds them.
+
+        for i in range(n):       # n traced
+            x *= 2               # writes the array bound to x outside the loop...
+            x = np.copy(x)       # ...in the first iteration only: x is a copy after it
+
+    Staged again with, as extra state, the value of each such array outside
+    and whether this is the first iteration; after the loop the arrays outside
+    hold it (`runtime.tracing.write_through`).
+    """
+    leaves = flatten(state)[0]
+
+    def body(full):
+        inner, held, first = full
+        inputs = flatten(inner)[0]
+        out = body_fn(inner)
+        return out, tuple(np.where(first, inputs[i], h) for i, h in zip(written, held)), \
+            np.False_
+
+    out, held, _ = _staged(lambda full: cond_fn(full[0]), body,
+                           (state, tuple(leaves[i] for i in written), np.True_),
+                           None, first_writes=False)
+    write_through([leaves[i] for i in written], dict(enumerate(held)), [], {})
+    return out
 
 
 def _carry_type(aval, initial, out, label):
