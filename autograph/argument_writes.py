@@ -1,12 +1,18 @@
 """Arguments a graph function writes in place, written back to the caller's arrays.
 
-    @ag.convert
-    def bump(x):
-        x += 1                  # also x.fill(v), x.sort(), np.add(x, 1, out=x), ...
-        return x.sum()
-
-    a = np.ones(3)
-    bump(a)                     # a is now [2., 2., 2.], as in eager NumPy
+>>> import numpy as np
+>>> import autograph as ag
+>>> @ag.convert
+... def bump(x):
+...     x += 1                  # also x.fill(v), x.sort(), np.add(x, 1, out=x), ...
+...     return x.sum()
+>>> a = np.ones(3)
+>>> bump(a)
+array(6.)
+>>> a                           # as in eager NumPy
+array([2., 2., 2.])
+>>> bump.get_concrete_function(a).writes_arguments    # input 0 is graph output 1
+{0: 1}
 
 While tracing, an argument written in place ends the trace with its Tracer
 holding a new node (`runtime.tracer_value.write_in_place`; a staged `if` or

@@ -287,3 +287,32 @@ def test_the_equivalence_check_compares_arguments():
     problems = _argument_differences(eager, graph, 1e-6, 0.0)
     assert problems == ["args[0] after the call: eager left [2. 2.]  (float64[2]), "
                         "the graph [1. 1.]  (float64[2])"]
+
+
+def test_a_writing_graph_function_called_in_a_staged_loop():
+    inner = ag.convert(add_one)
+
+    def outer(x, n):             # x is not state of the loop: refused, not silent
+        for i in range(n):
+            inner(x)
+        return x
+    with pytest.raises(TracingError, match="on a value from outside the staged block"):
+        ag.convert(outer)(np.ones(2), np.int64(3))
+
+    def carried(x, n):
+        for i in range(n):
+            inner(x)
+            x = x
+        return x
+    check(carried, np.ones(2), np.int64(3))
+
+
+def test_a_writing_graph_function_given_a_concrete_array_while_tracing_is_refused():
+    inner = ag.convert(add_one)
+
+    def outer(x):
+        t = np.zeros(2)
+        inner(t)
+        return x + t
+    with pytest.raises(TracingError, match="writes in place its argument 0"):
+        ag.convert(outer)(np.ones(2))
