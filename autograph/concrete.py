@@ -114,6 +114,12 @@ class ConcreteFunction:
                   in zip(self._is_output, self._static_outputs)]
         for i, value in zip(self._writes, outs):   # the caller's traced arrays, rewritten
             target = inputs[i]
+            if any(j != i and isinstance(x, Tracer) and x.node is getattr(target, "node", None)
+                   for j, x in enumerate(inputs)):
+                raise TracingError(
+                    f"{self.name} writes in place its argument {i}, and another of its "
+                    f"arguments is the same traced array: its graph was traced for distinct "
+                    f"arrays; pass a copy")
             if isinstance(target, Tracer):
                 write_in_place(target, value, f"write of its argument by {self.name}")
             elif isinstance(target, np.ndarray):

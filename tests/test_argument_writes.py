@@ -316,3 +316,26 @@ def test_a_writing_graph_function_given_a_concrete_array_while_tracing_is_refuse
         return x + t
     with pytest.raises(TracingError, match="writes in place its argument 0"):
         ag.convert(outer)(np.ones(2))
+
+
+def test_a_branch_that_raises_beside_one_that_writes():
+    def f(x, k):
+        if k > 0:
+            x += 1
+        else:
+            raise ValueError("k must be positive")
+        return x.sum()
+    check(f, np.ones(2), np.int64(1))
+    a = np.ones(2)
+    with pytest.raises(ValueError, match="k must be positive"):
+        ag.convert(f)(a, np.int64(-1))
+    np.testing.assert_array_equal(a, [1.0, 1.0])
+
+
+def test_a_writing_graph_function_given_one_traced_array_twice_is_refused():
+    inner = ag.convert(lambda x, y: (x.__iadd__(1), y.sum())[1])
+
+    def outer(x):
+        return inner(x, x)
+    with pytest.raises(TracingError, match="another of its arguments is the same traced array"):
+        ag.convert(outer)(np.ones(2))
