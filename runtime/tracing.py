@@ -146,8 +146,7 @@ def _name(x):
     return x.node.name if isinstance(x, Tracer) else None
 
 
-
-def in_place_outputs(traces: list) -> tuple[dict, list]:
+def in_place_outputs(traces: list, positions=None) -> tuple[dict, list]:
     """How staged subgraphs on the same inputs pass on the inputs they write in place.
 
         def body(x):              # a loop body or a branch, traced as a subgraph:
@@ -158,12 +157,14 @@ def in_place_outputs(traces: list) -> tuple[dict, list]:
     `passed` (input k to the output j that every trace returns as input k
     itself) and `extra`: the other inputs some trace writes (`x += 1` in one
     branch, `x = np.copy(x)` in the other), whose final values the subgraphs
-    must return as extra outputs (`Traced.finish(keep, extra)`).
+    must return as extra outputs (`Traced.finish(keep, extra)`). With
+    `positions` (a loop body's), input k is passed on only as output `positions[k]`.
     """
     written = sorted({k for traced in traces for k in traced.written})
     passed, extra = {}, []
     for k in written:
-        found = [j for j in range(len(traces[0].out_leaves))
+        found = [j for j in (range(len(traces[0].out_leaves)) if positions is None
+                             else [positions[k]])
                  if all(traced.out_leaves[j] is traced.inputs[k] for traced in traces)]
         if found:
             passed[k] = found[0]

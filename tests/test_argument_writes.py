@@ -339,3 +339,13 @@ def test_a_writing_graph_function_given_one_traced_array_twice_is_refused():
         return inner(x, x)
     with pytest.raises(TracingError, match="another of its arguments is the same traced array"):
         ag.convert(outer)(np.ones(2))
+
+
+def test_a_loop_that_writes_an_array_then_swaps_it_with_another_is_refused():
+    def f(x, y, n):
+        for i in range(n):
+            x += 1
+            x, y = y, x
+        return x - y
+    with pytest.raises(TracingError, match="bound to another array of the loop's state"):
+        ag.convert(f)(np.zeros(2), np.ones(2), np.int64(2))

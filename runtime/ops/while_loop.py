@@ -105,11 +105,18 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
     results = dict(zip(carried, outs))
     results = [results.get(i, leaves[i]) for i in range(len(leaves))]
     inputs = [leaves[i] for i, av in enumerate(avals) if av is not None]
-    passed, extra = in_place_outputs([body])   # state written in place: written through
+    slots = [i for i, av in enumerate(avals) if av is not None]
+    passed, extra = in_place_outputs([body], slots)   # state written in place: written through
     extra = [k for k in extra if isinstance(inputs[k], Tracer)]
+    for k in extra:
+        if any(body.out_leaves[slots[k]] is x for x in body.inputs):
+            raise TracingError(
+                f"{labels[slots[k]]!r} is written in place in a traced loop and then bound to "
+                f"another array of the loop's state{location_note(user_source())}: NumPy "
+                f"would write a different array in each iteration, which a graph cannot "
+                f"follow; assign new values (`x = x + ...`) instead")
     if extra and first_writes:
-        held = [i for i, av in enumerate(avals) if av is not None]
-        return _writing_first(cond_fn, body_fn, state, entry_names, [held[k] for k in extra])
+        return _writing_first(cond_fn, body_fn, state, entry_names, [slots[k] for k in extra])
     finals = {k: results[j] for k, j in passed.items()}
     return tree.unflatten(write_through(inputs, finals, results, passed))
 
