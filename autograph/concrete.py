@@ -5,13 +5,16 @@ import weakref
 
 import numpy as np
 
-from runtime import AbstractValue, Tracer, config, current_builder
+from runtime import AbstractValue, Tracer, TracingError, config, current_builder
 from runtime.codegen import compile_graph
 from runtime.effects import prune_dead_code
 from runtime.ops.call import call as call_graph
+from runtime.tracer_value import write_in_place
 from runtime.tree import flatten
 from runtime.verify import verify
 
+from .argument_writes import check_targets, copy_back
+from .cache_keys import is_array_key
 from .signature import CallSignature
 
 
@@ -19,10 +22,15 @@ class ConcreteFunction:
     """The graph traced for one signature, compiled for one device.
 
     `graph` prints as text and has `to_dot()`; calling it runs the compiled graph.
+    `writes_arguments` maps each flat array input the function writes in place
+    to the graph output holding its final value (after the result's outputs);
+    a call copies those into the caller's arrays (`argument_writes.py`).
+    `fast_call(*arrays)` is what the short call path runs: the compiled graph
+    itself where no argument is written.
     """
 
     def __init__(self, name, graph, call_sig: CallSignature, out_leaves, out_tree, backend,
-                 variables=(), reads_unknown_dims: bool = False):
+                 variables=(), reads_unknown_dims: bool = False, writes_arguments=()):
         self.name = name
         self.graph = graph = prune_dead_code(graph)
         self.backend = backend
@@ -35,10 +43,14 @@ class ConcreteFunction:
         self._is_output = [isinstance(x, (Tracer, np.ndarray)) for x in out_leaves]
         self._out_tree = out_tree
         self.reads_unknown_dims = reads_unknown_dims   # its Python read a None in a .shape
+        self._writes = tuple(writes_arguments)
+        n_results = sum(self._is_output)
+        self.writes_arguments = {i: n_results + j for j, i in enumerate(self._writes)}
         if config.verify_graphs:
             verify(graph)
         self._fn = compile_graph(graph, backend, self._output_expr,
                                  list(zip(graph.inputs[n_arrays:], self._variables)))
+        self.fast_call = self._call_writing if self._writes else self._fn
 
     @property
     def variables(self) -> list:
@@ -52,7 +64,10 @@ class ConcreteFunction:
         it = iter(names)
         exprs = [next(it) if graph_output else global_name(static, "py")
                  for graph_output, static in zip(self._is_output, self._static_outputs)]
-        return self._out_tree.to_source(exprs, global_name)
+        result = self._out_tree.to_source(exprs, global_name)
+        if self._writes:   # (result, (final value of each written argument,))
+            return f"({result}, ({''.join(name + ', ' for name in it)}))"
+        return result
 
     @property
     def source(self) -> str:
@@ -60,12 +75,31 @@ class ConcreteFunction:
         return self._fn.source
 
     def call_flat(self, inputs):
-        """Runs the graph on its flat input arrays; returns the structured outputs."""
+        """Runs the graph on its flat input arrays; returns the structured outputs.
+
+        Arguments the function writes in place are written back before it returns.
+        """
+        if self._writes:
+            check_targets(inputs, self._writes, self.name, self._labels)
+        callers = inputs
         backend = self.backend
         if backend.xp is not np or not all(type(x) is np.ndarray or isinstance(x, np.generic)
                                            for x in inputs):
             inputs = [backend.asarray(x) for x in inputs]
-        return self._fn(*inputs)
+        if not self._writes:
+            return self._fn(*inputs)
+        result, written = self._fn(*inputs)
+        copy_back(callers, self._writes, written)
+        return result
+
+    def _call_writing(self, *inputs):
+        return self.call_flat(inputs)
+
+    def _labels(self):
+        sig = self._call_sig
+        if sig is None:
+            return None
+        return [label for label, key in zip(sig.labels, sig.keys) if is_array_key(key)]
 
     def call_in_trace(self, inputs):
         """Stages this graph as one `call` equation of the graph being traced.
@@ -78,6 +112,21 @@ class ConcreteFunction:
         outs = iter(call_graph(self.graph, *inputs, variables=self.variables))
         leaves = [next(outs) if is_out else static for is_out, static
                   in zip(self._is_output, self._static_outputs)]
+        for i, value in zip(self._writes, outs):   # the caller's traced arrays, rewritten
+            target = inputs[i]
+            if any(j != i and isinstance(x, Tracer) and x.node is getattr(target, "node", None)
+                   for j, x in enumerate(inputs)):
+                raise TracingError(
+                    f"{self.name} writes in place its argument {i}, and another of its "
+                    f"arguments is the same traced array: its graph was traced for distinct "
+                    f"arrays; pass a copy")
+            if isinstance(target, Tracer):
+                write_in_place(target, value, f"write of its argument by {self.name}")
+            elif isinstance(target, np.ndarray):
+                raise TracingError(
+                    f"{self.name} writes in place its argument {i}, a NumPy array while "
+                    f"tracing (not a traced value): the write would happen once, while "
+                    f"tracing; pass a copy and use the result instead")
         return self._out_tree.unflatten(leaves)
 
     def __call__(self, *args, **kwargs):

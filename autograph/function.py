@@ -203,7 +203,7 @@ class GraphFunction:
             target = self._conversion.target(self.autograph)
             traced = trace_to_graph(call, tuple(sig.leaves), name=self.__name__,
                                     input_avals=avals, input_names=names, scope=scope,
-                                    name_values=True, is_output=is_array)
+                                    name_values=True, is_output=is_array, write_back=True)
         except Exception as error:
             note_original_location(error)
             raise
@@ -215,7 +215,8 @@ class GraphFunction:
         concrete = ConcreteFunction(self.__name__, traced.graph, sig.without_values(),
                                     traced.out_leaves, traced.out_tree, get_backend(device),
                                     [variable for variable, _ in builder.resources],
-                                    reads_unknown_dims=builder.read_unknown_dims)
+                                    reads_unknown_dims=builder.read_unknown_dims,
+                                    writes_arguments=traced.written)
         return concrete, bool(scopes[0].created)
 
     def _warn_if_retracing(self, changes: dict, why: str):

@@ -42,7 +42,11 @@ from .signature import flatten_call
 
 # Version 2: a `while_loop` keeps its operand counts in its params. Version 1
 # folders still load (`runtime.serialization` derives the counts).
-FORMAT, VERSION = "autograph.saved_function", 2
+# Version 3: a signature lists the array arguments its graph writes in place
+# ("writes"; their final values are the graph's last outputs), which a call of
+# the loaded function writes back. Older folders write none (their graphs
+# never returned the writes), and an older autograph refuses version 3.
+FORMAT, VERSION = "autograph.saved_function", 3
 
 
 def save(f, path, *specs, signatures=None) -> None:
@@ -120,6 +124,7 @@ def _signature_to_data(f, concrete: ConcreteFunction, constants, variables) -> d
         "leaves": leaves,
         "outputs": {"tree": tree_to_data(concrete._out_tree), "leaves": outputs},
         "variables": [variables[id(v)][0] for v in concrete.variables],
+        "writes": list(concrete.writes_arguments),
         "graph": graph_to_data(concrete.graph, constants),
     }
 
@@ -243,6 +248,12 @@ class _SavedSignature:
         self.out_tree = tree_from_data(out["tree"])
         self.out_leaves = [_GRAPH_OUTPUT if leaf is None else value_from_data(leaf["python"])
                            for leaf in out["leaves"]]
+        self.writes = data.get("writes", [])   # absent before version 3
+        n_arrays = sum(isinstance(t, AbstractValue) for t in self.leaves)
+        if not (isinstance(self.writes, list) and len(set(self.writes)) == len(self.writes)
+                and all(type(i) is int and 0 <= i < n_arrays for i in self.writes)):
+            raise ValueError(f"written arguments {self.writes!r:.60} are not distinct numbers "
+                             f"of the {n_arrays} array arguments")
         self._check_consistent()
         self._compiled: dict = {}
 
@@ -254,7 +265,7 @@ class _SavedSignature:
         if found != expected:
             raise ValueError(f"graph {self.graph.name!r} takes ({', '.join(map(str, found))}), "
                              f"the signature gives ({', '.join(map(str, expected))})")
-        n_outputs = sum(leaf is _GRAPH_OUTPUT for leaf in self.out_leaves)
+        n_outputs = sum(leaf is _GRAPH_OUTPUT for leaf in self.out_leaves) + len(self.writes)
         if n_outputs != len(self.graph.outputs):
             raise ValueError(f"graph {self.graph.name!r} returns {len(self.graph.outputs)} "
                              f"values, the signature expects {n_outputs}")
@@ -282,7 +293,7 @@ class _SavedSignature:
         if concrete is None:
             concrete = self._compiled[device] = ConcreteFunction(
                 self.graph.name, self.graph, None, self.out_leaves, self.out_tree,
-                get_backend(device), self.variables)
+                get_backend(device), self.variables, writes_arguments=self.writes)
         return concrete
 
     def describe(self) -> str:

@@ -68,7 +68,7 @@ class TraceCache:
             for x in sig.leaves:
                 flat += (x.dtype, x.shape)
             self._flat[key] = flat = tuple(flat)
-            self.fast[flat] = concrete._fn
+            self.fast[flat] = concrete.fast_call
         evicted = []
         while len(self.entries) > self.max_entries:
             oldest = next(iter(self.entries))

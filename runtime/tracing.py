@@ -30,7 +30,7 @@ from .abstract import AbstractValue
 from .ir import Graph
 from .naming import variable_names
 from .tracer import GraphBuilder
-from .tracer_value import Tracer
+from .tracer_value import Tracer, write_in_place
 from .tree import TreeDef, flatten
 
 
@@ -47,10 +47,21 @@ class Traced:
     out_leaves: list
     out_tree: TreeDef
     graph: Graph | None = None
+    placeholders: list = dataclasses.field(default_factory=list)
 
-    def finish(self, keep) -> Graph:
-        """Builds the graph returning the output leaves at positions `keep`."""
-        self.graph = self.builder.build([self.out_leaves[i] for i in keep])
+    @property
+    def written(self) -> list[int]:
+        """The positions of the inputs the function wrote in place (`x += 1`, `x.fill(0)`).
+
+        Such an input's Tracer ends the trace holding a new node
+        (`runtime.tracer_value.write_in_place`): its final value.
+        """
+        return [i for i, (t, var) in enumerate(zip(self.inputs, self.placeholders))
+                if t.node is not var]
+
+    def finish(self, keep, extra=()) -> Graph:
+        """Builds the graph returning the output leaves at positions `keep`, then `extra`."""
+        self.graph = self.builder.build([self.out_leaves[i] for i in keep] + list(extra))
         return self.graph
 
     @property
@@ -71,7 +82,8 @@ def is_array(x) -> bool:
 
 def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = None,
                    input_avals=None, input_names=None, variables=(), scope=None,
-                   name_values: bool = False, is_output=is_traced, build: bool = True) -> Traced:
+                   name_values: bool = False, is_output=is_traced, build: bool = True,
+                   write_back: bool = False) -> Traced:
     """Traces `fn(*args)`; returns the `Traced` function, its graph built.
 
     Args:
@@ -89,6 +101,8 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
       is_output: which leaves of the result the graph returns (traced ones by
         default; None for every leaf, Python scalars becoming literals).
       build: False leaves the graph to the caller (`traced.builder.build`).
+      write_back: the built graph also returns, after the result, the final
+        value of each input the function wrote in place (`Traced.written`, in order).
     """
     leaves, tree = flatten(args)
     if input_avals is None:
@@ -108,13 +122,16 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
                 if parent is not None else None))
             inputs.append(tracer)
             inner.append(tracer)
+        placeholders = [t.node for t in inputs]
         context = scope(builder, inputs) if scope is not None else contextlib.nullcontext()
         with context, (variable_names() if name_values else contextlib.nullcontext()):
             out = fn(*tree.unflatten(inner))
         out_leaves, out_tree = flatten(out)
-    traced = Traced(builder, inputs, out_leaves, out_tree)
+    traced = Traced(builder, inputs, out_leaves, out_tree, placeholders=placeholders)
     if build:
         outputs = out_leaves if is_output is None else [x for x in out_leaves if is_output(x)]
+        if write_back:
+            outputs = outputs + [inputs[i] for i in traced.written]
         traced.graph = builder.build(outputs)
     return traced
 
@@ -127,3 +144,52 @@ def _aval(x):
 
 def _name(x):
     return x.node.name if isinstance(x, Tracer) else None
+
+
+def in_place_outputs(traces: list, positions=None) -> tuple[dict, list]:
+    """How staged subgraphs on the same inputs pass on the inputs they write in place.
+
+        def body(x):              # a loop body or a branch, traced as a subgraph:
+            x += 1                # its input Tracer x is written in place,
+            return (x,)           # and returned as itself: passed on as output 0
+
+    Eagerly, the array bound to `x` outside is the one changed. Returns
+    `passed` (input k to the output j that every trace returns as input k
+    itself) and `extra`: the other inputs some trace writes (`x += 1` in one
+    branch, `x = np.copy(x)` in the other), whose final values the subgraphs
+    must return as extra outputs (`Traced.finish(keep, extra)`). With
+    `positions` (a loop body's), input k is passed on only as output `positions[k]`.
+    """
+    written = sorted({k for traced in traces for k in traced.written})
+    passed, extra = {}, []
+    for k in written:
+        found = [j for j in (range(len(traces[0].out_leaves)) if positions is None
+                             else [positions[k]])
+                 if all(traced.out_leaves[j] is traced.inputs[k] for traced in traces)]
+        if found:
+            passed[k] = found[0]
+        else:
+            extra.append(k)
+    return passed, extra
+
+
+def write_through(outer: list, finals: dict, results: list, passed: dict) -> list:
+    """Makes `outer[k]` (a Tracer of the enclosing graph) hold `finals[k]`, as a write in place.
+
+    `outer[k]` is what the staged subgraphs' input k stands for, `finals[k]` the
+    staged final value of that input (see `in_place_outputs`); every name bound
+    to the outer Tracer then sees the change, and an argument of the graph
+    function is written back to the caller. Returns `results` (the staged
+    outputs) with output `passed[k]` replaced by the outer Tracer itself.
+    A value that is not traced in this graph is left alone (a Python number:
+    eager code rebinds it).
+    """
+    results = list(results)
+    for k, value in finals.items():
+        target = outer[k]
+        if not isinstance(target, Tracer):
+            continue
+        if write_in_place(target, value, "write in a staged block", rebinds=True) is target \
+                and k in passed:
+            results[passed[k]] = target
+    return results

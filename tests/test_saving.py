@@ -102,7 +102,7 @@ def test_the_graph_file_is_readable_versioned_json(model_module, tmp_path):
     model.step(X, np.int64(2))
     ag.save(model.step, tmp_path / "saved")
     manifest = json.loads((tmp_path / "saved" / "manifest.json").read_text())
-    assert manifest["format"] == "autograph.saved_function" and manifest["version"] == 2
+    assert manifest["format"] == "autograph.saved_function" and manifest["version"] == 3
     assert set(manifest["files"]) == {"function.json", "variables.npz", "constants.npz"}
     document = json.loads((tmp_path / "saved" / "function.json").read_text())
     assert document["function"] == "Model.step"
@@ -215,7 +215,7 @@ def corrupt_byte(filename, offset=-20):
     (lambda p: corrupt_byte(p / "function.json", 40), r"function.json: corrupted"),
     (lambda p: (p / "manifest.json").write_text("{not json"), r"manifest.json: corrupted"),
     (lambda p: (p / "manifest.json").write_text(
-        (p / "manifest.json").read_text().replace('"version": 2', '"version": 7')),
+        (p / "manifest.json").read_text().replace('"version": 3', '"version": 7')),
      r"manifest.json: format version 7 was written by a newer autograph"),
 ])
 def test_damaged_folders_fail_naming_the_file_and_problem(saved, damage, message):

@@ -10,8 +10,8 @@ of the inputs, with stdout captured:
    where there is nothing to vary, on the first inputs again.
 
 Each call must return the same structure, dtypes, shapes and values
-(`compare`), print the same text and leave the `Variable`s it uses with the
-same values (the graph starts from the values eager started from), or raise
+(`compare`), print the same text, leave its array arguments (which it may
+write in place) and the `Variable`s it uses with the same values (the graph starts from the values eager started from), or raise
 the same type of exception; the second call must not trace again.
 
 >>> import numpy as np
@@ -36,6 +36,7 @@ import textwrap
 
 import numpy as np
 
+from runtime.tree import flatten, leaf_paths
 from runtime.variables import recording_writes
 
 from ..convert import convert
@@ -44,7 +45,7 @@ from ..cache_keys import describe_change
 from ..signature import flatten_call, param_specs_of
 from . import report
 from .backends import on_backend, selected_backends, to_host
-from .compare import differences, value_text
+from .compare import differences, leaf_difference, value_text
 from .inputs import copied, has_arrays, second_inputs
 from .source_window import source_window
 
@@ -71,6 +72,7 @@ class Outcome:
     value: object = None
     error: BaseException | None = None
     printed: str = ""
+    arguments: tuple = ((), {})   # its copy of the inputs, after the call
 
 
 def run_call(fn, call: Call) -> Outcome:
@@ -81,8 +83,8 @@ def run_call(fn, call: Call) -> Outcome:
         with contextlib.redirect_stdout(text):
             value = fn(*args, **kwargs)
     except Exception as error:
-        return Outcome(error=error, printed=text.getvalue())
-    return Outcome(value=value, printed=text.getvalue())
+        return Outcome(error=error, printed=text.getvalue(), arguments=(args, kwargs))
+    return Outcome(value=value, printed=text.getvalue(), arguments=(args, kwargs))
 
 
 def oracle_of(fn):
@@ -146,6 +148,7 @@ class BackendCheck:
         problems, hints, line = self._compare(eager, graph, call)
         problems += _state_differences(eager_writes, eager_state, graph_writes, self.rtol,
                                        self.atol)
+        problems += _argument_differences(eager, graph, self.rtol, self.atol)
         retraced = self._retrace(call, traces)
         problems += retraced
         hints += [report.RETRACE_HINT] if retraced else []
@@ -252,6 +255,22 @@ def _state_differences(eager_writes, eager_state, graph_writes, rtol, atol) -> l
                                                           equal_nan=True):
             problems += [f"Variable {variable.name!r} after the call: eager left "
                          f"{value_text(expected)}, the graph {value_text(got)}"]
+    return problems
+
+
+def _argument_differences(eager: Outcome, graph: Outcome, rtol, atol) -> list[str]:
+    """Array arguments that eager and the graph left with different values (in-place writes)."""
+    problems = []
+    for root, e_part, g_part in zip(("args", "kwargs"), eager.arguments, graph.arguments):
+        e_leaves, e_tree = flatten(e_part)
+        g_leaves, g_tree = flatten(g_part)
+        if e_tree != g_tree:
+            continue
+        for path, e, g in zip(leaf_paths(e_tree, root), e_leaves, g_leaves):
+            if isinstance(e, np.ndarray) and isinstance(g, np.ndarray) and \
+                    leaf_difference(path, e, to_host(g), rtol, atol) is not None:
+                problems += [f"{path} after the call: eager left {value_text(e)}, "
+                             f"the graph {value_text(g)}"]
     return problems
 
 

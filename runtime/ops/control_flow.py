@@ -19,9 +19,11 @@ from ..abstract import AbstractValue, join_shapes
 from ..errors import TracingError
 from ..source import location_note, user_source
 from ..tracer import Tracer, read_if_variable, staging_builder
+from ..tracing import in_place_outputs, write_through
 from ..tree import flatten
 from .higher_order import define_higher_order
 from .subgraphs import (
+    Diverged,
     add_inputs,
     fill_placeholders,
     leaf_names,
@@ -79,6 +81,7 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     names = leaf_names(operands, names)
     t = trace_function(true_fn, operands, "true", names)
     f = trace_function(false_fn, operands, "false", names)
+    live = [s for s in (t, f) if not any(isinstance(x, Diverged) for x in s.out_leaves)]
     _fill_placeholders(t, f)
     if t.out_tree != f.out_tree:
         raise TracingError(
@@ -87,16 +90,20 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     n = len(t.out_leaves)
     static = [same_static(a, b) for a, b in zip(t.out_leaves, f.out_leaves)]
     keep = [i for i in range(n) if not static[i]]
-    true, false = t.finish(keep), f.finish(keep)
+    passed, extra = in_place_outputs(live)    # inputs written in place: written through
+    true, false = (s.finish(keep, [s.inputs[k] for k in extra]) for s in (t, f))
     _unify_dtypes(true, false, [names[i] if names and i < len(names) else None for i in keep])
     captured = union_captures(t.builder.captures, f.builder.captures)
     add_inputs(true, t.builder.captures, captured)
     add_inputs(false, f.builder.captures, captured)
-    explicit = [builder.atom(x) for x in flatten(operands)[0] if isinstance(x, Tracer)]
+    explicit_values = [x for x in flatten(operands)[0] if isinstance(x, Tracer)]
+    explicit = [builder.atom(x) for x in explicit_values]
     outs = builder.add_eqn(cond_p, [builder.atom(pred), *explicit, *captured],
                            {"true": true, "false": false})
     it = iter(outs)
-    return t.out_tree.unflatten([t.out_leaves[i] if static[i] else next(it) for i in range(n)])
+    results = [t.out_leaves[i] if static[i] else next(it) for i in range(n)]
+    finals = {k: results[j] for k, j in passed.items()} | dict(zip(extra, it))
+    return t.out_tree.unflatten(write_through(explicit_values, finals, results, passed))
 
 
 def _fill_placeholders(t, f):

@@ -18,6 +18,7 @@ from ..errors import TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder, staging_builder
+from ..tracing import in_place_outputs, write_through
 from ..tree import flatten, leaf_paths
 from .subgraphs import (
     fill_placeholders,
@@ -53,7 +54,7 @@ def _aval_of(x):
     return AbstractValue(array.shape, array.dtype)
 
 
-def _staged(cond_fn, body_fn, state, entry_names):
+def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
     leaves, tree = flatten(state)
     names = leaf_names(state, entry_names)
     labels = names or leaf_paths(tree, "state")
@@ -102,7 +103,49 @@ def _staged(cond_fn, body_fn, state, entry_names):
                            while_params(cond_graph, body_graph, len(init),
                                         len(cond.builder.captures)))
     results = dict(zip(carried, outs))
-    return tree.unflatten([results.get(i, leaves[i]) for i in range(len(leaves))])
+    results = [results.get(i, leaves[i]) for i in range(len(leaves))]
+    inputs = [leaves[i] for i, av in enumerate(avals) if av is not None]
+    slots = [i for i, av in enumerate(avals) if av is not None]
+    passed, extra = in_place_outputs([body], slots)   # state written in place: written through
+    extra = [k for k in extra if isinstance(inputs[k], Tracer)]
+    for k in extra:
+        if any(body.out_leaves[slots[k]] is x for x in body.inputs):
+            raise TracingError(
+                f"{labels[slots[k]]!r} is written in place in a traced loop and then bound to "
+                f"another array of the loop's state{location_note(user_source())}: NumPy "
+                f"would write a different array in each iteration, which a graph cannot "
+                f"follow; assign new values (`x = x + ...`) instead")
+    if extra and first_writes:
+        return _writing_first(cond_fn, body_fn, state, entry_names, [slots[k] for k in extra])
+    finals = {k: results[j] for k, j in passed.items()}
+    return tree.unflatten(write_through(inputs, finals, results, passed))
+
+
+def _writing_first(cond_fn, body_fn, state, entry_names, written):
+    """A loop whose body writes state leaves `written` in place, then rebinds them.
+
+        for i in range(n):       # n traced
+            x *= 2               # writes the array bound to x outside the loop...
+            x = np.copy(x)       # ...in the first iteration only: x is a copy after it
+
+    Staged again with, as extra state, the value of each such array outside
+    and whether this is the first iteration; after the loop the arrays outside
+    hold it (`runtime.tracing.write_through`).
+    """
+    leaves = flatten(state)[0]
+
+    def body(full):
+        inner, held, first = full
+        inputs = flatten(inner)[0]
+        out = body_fn(inner)
+        return out, tuple(np.where(first, inputs[i], h) for i, h in zip(written, held)), \
+            np.False_
+
+    out, held, _ = _staged(lambda full: cond_fn(full[0]), body,
+                           (state, tuple(leaves[i] for i in written), np.True_),
+                           None, first_writes=False)
+    write_through([leaves[i] for i in written], dict(enumerate(held)), [], {})
+    return out
 
 
 def _carry_type(aval, initial, out, label):

@@ -1,0 +1,96 @@
+"""Arguments a graph function writes in place, written back to the caller's arrays.
+
+>>> import numpy as np
+>>> import autograph as ag
+>>> @ag.convert
+... def bump(x):
+...     x += 1                  # also x.fill(v), x.sort(), np.add(x, 1, out=x), ...
+...     return x.sum()
+>>> a = np.ones(3)
+>>> bump(a)
+array(6.)
+>>> a                           # as in eager NumPy
+array([2., 2., 2.])
+>>> bump.get_concrete_function(a).writes_arguments    # input 0 is graph output 1
+{0: 1}
+
+While tracing, an argument written in place ends the trace with its Tracer
+holding a new node (`runtime.tracer_value.write_in_place`; a staged `if` or
+loop that writes its state in place passes the write on, see
+`runtime.tracing.write_through`). The graph returns those final values after
+the result (`ConcreteFunction.writes_arguments`: flat input index to graph
+output index), and each call copies them into the caller's arrays before it
+returns, whether or not the result is used. Only NumPy (and CuPy) arrays are
+written: a NumPy scalar or Python number argument is immutable, and eager
+code rebinds it. A view passed as the argument (`bump(a[1:])`) writes its base,
+as eagerly.
+
+Before the graph runs, `check_targets` refuses what the graph cannot follow:
+a read-only array (NumPy's own `ValueError`), and an argument written in place
+that shares memory with another argument (`f(a, a)`, `f(a, a[::2])`): the
+trace assumed distinct arrays, so that is a `TracingError` naming both; pass
+a copy. Functions that write no argument pay nothing: their short call path is
+the compiled graph itself.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import TracingError
+from runtime.backend import CPU
+
+
+def check_targets(inputs, writes, name: str, labels=None) -> None:
+    """Refuses read-only written arguments and written arguments that alias another one.
+
+    `labels()`, where given, names the inputs in the error (called only then).
+    """
+    for i in writes:
+        target = inputs[i]
+        flags = getattr(target, "flags", None)
+        if flags is None or isinstance(target, np.generic):
+            continue      # immutable: eager code rebinds it
+        if not getattr(flags, "writeable", True):
+            raise ValueError(f"output array is read-only (argument "
+                             f"{_label(labels, i)} of {name}, which it writes in place)")
+        for j, other in enumerate(inputs):
+            if j != i and _shares(target, other):
+                raise TracingError(
+                    f"{name} writes argument {_label(labels, i)} in place, and argument "
+                    f"{_label(labels, j)} shares its memory; its graph was traced for "
+                    f"distinct arrays, so the result would differ from NumPy's: pass a "
+                    f"copy (e.g. `{name}(a, a.copy())`)")
+
+
+def copy_back(inputs, writes, values) -> None:
+    """Copies the final value of each written argument into the caller's array."""
+    for i, value in zip(writes, values):
+        target = inputs[i]
+        if isinstance(target, np.ndarray):
+            np.copyto(target, CPU.asarray(value), casting="same_kind")
+        elif hasattr(target, "__cuda_array_interface__"):
+            target[...] = value
+
+
+def _shares(a, b) -> bool:
+    if a is b:
+        return True
+    if not (isinstance(b, np.ndarray) and isinstance(a, np.ndarray)):
+        return (hasattr(b, "__cuda_array_interface__")
+                and hasattr(a, "__cuda_array_interface__") and _cuda_overlap(a, b))
+    if not np.may_share_memory(a, b):     # bounds only: cheap
+        return False
+    try:
+        return np.shares_memory(a, b, max_work=10_000)
+    except np.exceptions.TooHardError:
+        return True
+
+
+def _cuda_overlap(a, b) -> bool:
+    import cupy
+    return bool(cupy.may_share_memory(a, b))
+
+
+def _label(labels, i) -> str:
+    labels = labels() if labels is not None else None
+    return repr(labels[i]) if labels is not None and i < len(labels) else str(i)
