@@ -30,7 +30,7 @@ def staged_writing(stage, state: tuple, names: tuple):
     The other arrays bound to the calling function's local names are read-only
     too: written in the block (by a function it calls), `TracingError`.
     """
-    scope = _user_locals()
+    scope = user_locals()
     arrays = [i for i, v in enumerate(state) if _writeable(v)]
     outside = {name: v for name, v in scope.items()
                if _writeable(v) and not any(v is x for x in state)}
@@ -116,9 +116,9 @@ def _writeable(value) -> bool:
     return type(value) is np.ndarray and value.flags.writeable and value.dtype != object
 
 
-def _user_locals() -> dict:
+def user_locals() -> dict:
     """The local names of the converted code that called the operator."""
-    frame = sys._getframe(2)
+    frame = sys._getframe(1)
     while frame is not None and is_library_file(frame.f_code.co_filename):
         frame = frame.f_back
     return dict(frame.f_locals) if frame is not None else {}
@@ -130,9 +130,9 @@ def _check_aliases(state, arrays, names, scope):
              next((n for n, v in scope.items() if v is state[i]), f"state {i}")
              for i in range(len(state))]
     for i in arrays:
-        others = [label[j] for j in range(len(state)) if j != i and _shares(state[i], state[j])]
+        others = [label[j] for j in range(len(state)) if j != i and shares_memory(state[i], state[j])]
         others += [name for name, value in scope.items()
-                   if name not in label and _shares(state[i], value)]
+                   if name not in label and shares_memory(state[i], value)]
         if others:
             raise TracingError(
                 f"{label[i]!r} is written in place inside an `if` or loop on a traced value"
@@ -142,7 +142,8 @@ def _check_aliases(state, arrays, names, scope):
                 f"(`{label[i]} = {label[i]} + ...`) instead")
 
 
-def _shares(array, value) -> bool:
+def shares_memory(array, value) -> bool:
+    """True where the NumPy `value` may share memory with `array` (or is it)."""
     if not isinstance(value, np.ndarray):
         return False
     try:
