@@ -88,3 +88,278 @@ def test_python_values_are_written_in_place_as_python_does():
             assert got == want
     np.testing.assert_array_equal(x, expect_x)
     assert lst == expect_lst
+
+
+# -- traced writes against the eager oracle ----------------------------------------------------
+
+def _fresh(args):
+    return copy.deepcopy(args)
+
+
+def check(fn, *arg_sets, traces=1, rtol=1e-12):
+    """`ag.convert(fn)` on each argument tuple equals `fn` (values and dtypes), and one trace
+    serves them all (the control flow that depends on values was staged)."""
+    graph = ag.convert(fn)
+    for args in arg_sets:
+        want, got = fn(*_fresh(args)), graph(*_fresh(args))
+        for w, g in zip(want if isinstance(want, tuple) else (want,),
+                        got if isinstance(got, tuple) else (got,)):
+            assert np.asarray(g).dtype == np.asarray(w).dtype
+            np.testing.assert_allclose(g, w, rtol=rtol)
+    assert graph.trace_count == traces, ag.to_code(graph)
+    return graph
+
+
+def column_and_rows(y, v, a, i):
+    y[:, 0] = v
+    a[i, :] -= v
+    y[..., -1] = a[i]
+    y[1:, ::2] = 7.0
+    return y, a
+
+
+def test_slices_columns_and_rows_of_traced_arrays():
+    check(column_and_rows,
+          (np.zeros((3, 3)), np.arange(3.0), np.ones((4, 3)), np.int64(2)),
+          (np.ones((3, 3)), -np.arange(3.0), np.zeros((4, 3)), np.int64(-1)))
+
+
+def masks_indices_and_bounds(t, mask, idx, v, i, j):
+    t[mask] = v[0]
+    t[idx] = v              # repeated indices: the last write wins
+    t[i:j] += 1.5
+    t[i] *= 2
+    t[np.array([True, False, True, False, True])] -= 1
+    return t
+
+
+def test_masks_integer_arrays_and_traced_slice_bounds():
+    idx = np.array([4, 1, 4])
+    check(masks_indices_and_bounds,
+          (np.arange(5.0), np.arange(5) > 2, idx, np.array([1.0, 2.0, 3.0]), np.int64(1),
+           np.int64(3)),
+          (-np.arange(5.0), np.arange(5) < 2, idx[::-1].copy(), np.array([4.0, 5.0, 6.0]),
+           np.int64(0), np.int64(5)))
+
+
+def casts_and_broadcasts(ints, floats, v):
+    ints[1:] = v * 1.7           # float into int: truncated, as NumPy casts on setitem
+    floats[0] = ints.sum()       # int into float
+    grid = np.zeros((2, 3))
+    grid[:] = v[:3]              # broadcast over rows
+    grid[None, 0] = np.ones((1, 1, 3))  # leading ones of the value are dropped
+    return ints, floats, grid
+
+
+def test_values_are_cast_and_broadcast_as_numpy_does():
+    check(casts_and_broadcasts,
+          (np.arange(4), np.zeros(2, np.float32), np.array([1.0, 2.0, 3.0])),
+          (np.arange(4) * 3, np.ones(2, np.float32), np.array([-1.0, 0.5, 2.5])))
+
+
+def nested_targets(a, i, j, v):
+    a[i][j] = v                  # a[i] is a view: a changes
+    box = Box()
+    box.data = a * 1
+    box.data[0] = -v
+    rows = [a[0] * 1, a[1] * 1]
+    rows[1][j] = 5 * v
+    return a, box.data, rows[0], rows[1]
+
+
+def test_nested_targets_write_through_to_their_root():
+    check(nested_targets, (np.zeros((2, 3)), np.int64(1), np.int64(2), np.float64(4.0)),
+          (np.ones((2, 3)), np.int64(0), np.int64(-1), np.float64(-1.0)))
+
+
+def same_value_two_names(x, v):
+    y = x * 1
+    z = y                       # the same array under two names: both see the write
+    y[0] = v
+    return z
+
+
+def test_a_name_bound_to_the_same_traced_value_sees_the_write():
+    check(same_value_two_names, (np.zeros(3), np.float64(2.0)), (np.ones(3), np.float64(-2.0)))
+
+
+def test_tracer_setitem_without_conversion_writes_through_write_in_place():
+    def f(x, v):
+        y = x.copy()
+        z = y
+        y[1:] = v
+        return z
+    x = np.arange(4.0)
+    np.testing.assert_array_equal(ag.convert(f, autograph=False)(x, 7.0), f(x, 7.0))
+
+
+# -- NumPy arrays the function made, written with traced values: lifted --------------------------
+
+def lifted_straight_line(x):
+    out = np.zeros(3)
+    out[0] = x.sum()
+    out[1:] = x[:2]
+    return out
+
+
+def lifted_in_staged_loop(x, m):          # the issue's pattern over a staged loop
+    out = np.zeros(5)
+    for k in range(m):
+        out[k] = x[k] * 2
+    return out
+
+
+def lifted_in_staged_while(x, n):
+    y = x.copy()
+    i = 0
+    while i < n:
+        y[i] = y[i - 1] + 1
+        i += 1
+    return y
+
+
+def staged_if_in_python_loop(x):
+    out = np.zeros(3)
+    for k in range(3):
+        if x[k] > 0:
+            out[k] = x[k]
+        else:
+            out[k] -= 1
+    return out
+
+
+def test_an_array_made_in_the_function_is_lifted_where_a_traced_value_is_written():
+    check(lifted_straight_line, (np.arange(3.0),), (-np.arange(3.0),))
+
+
+@pytest.mark.parametrize("fn, arg_sets", [
+    (lifted_in_staged_loop, [(np.arange(5.0), np.int64(k)) for k in (0, 3, 5)]),
+    (lifted_in_staged_while, [(np.arange(5.0), np.int64(k)) for k in (0, 3, 4)]),
+    (staged_if_in_python_loop, [(np.array(v),) for v in
+                                ([1.0, -1.0, 2.0], [-1.0, 1.0, -2.0], [0.0, 3.0, 3.0])]),
+], ids=["for-range", "while", "if-in-python-loop"])
+def test_writes_inside_staged_blocks_stage_once_and_match_eager(fn, arg_sets):
+    graph = check(fn, *arg_sets)
+    assert "setitem" in ag.to_code(graph)
+
+
+def test_out_k_in_a_staged_loop_is_one_loop_in_the_graph():
+    graph = check(lifted_in_staged_loop, (np.arange(5.0), np.int64(2)))
+    text = str(graph.get_concrete_function(np.arange(5.0), np.int64(2)).graph)
+    assert "while_loop" in text and "index_update" in text, text
+
+
+# -- gradients ---------------------------------------------------------------------------------
+
+def test_gradient_of_writes_matches_finite_differences():
+    from gradcheck import check_grad
+
+    def f(x, v):
+        y = x * 1.0
+        y[np.array([0, 2, 0])] = v        # repeated: only the last write of 0 counts
+        y[1:3] += v[:2] * 3
+        y[None, 3] = v[2] ** 2
+        return y
+    check_grad(f, np.random.default_rng(0).uniform(size=4),
+               np.random.default_rng(1).uniform(size=3), autograph=True)
+
+
+def test_gradient_through_a_staged_loop_of_writes():
+    from gradcheck import check_grad
+
+    def f(x, m):
+        out = np.zeros(5)
+        for k in range(m):
+            out[k] = x[k] ** 2 + out[k - 1]
+        return out
+    check_grad(f, np.random.default_rng(0).uniform(size=5), np.int64(4), argnums=(0,),
+               autograph=True)
+
+
+# -- errors: NumPy's types, and aliasing named --------------------------------------------------
+
+@pytest.mark.parametrize("body, error", [
+    (lambda y: y.__setitem__(slice(0, 2), np.ones(3)), ValueError),
+    (lambda y: y.astype(np.uint8).__setitem__(0, 300), OverflowError),
+    (lambda y: y.astype(np.int64).__setitem__(0, float("nan")), ValueError),
+    (lambda y: y.__setitem__(7, 1.0), IndexError),
+], ids=["shape", "overflow", "nan-into-int", "out-of-bounds"])
+def test_bad_writes_raise_numpys_error(body, error):
+    def f(x):
+        y = x * 1
+        body(y)
+        return y
+    with pytest.raises(error):
+        f(np.zeros(4))
+    with pytest.raises(error):
+        ag.convert(f)(np.zeros(4))
+
+
+def test_bad_shape_in_converted_code_is_numpys_value_error():
+    def f(x):
+        y = x * 1
+        y[0:2] = x
+        return y
+    with pytest.raises(ValueError, match="could not broadcast input array from shape"):
+        ag.convert(f)(np.zeros(4))
+
+
+def test_a_lifted_array_with_another_name_is_a_tracing_error_naming_both():
+    def f(x):
+        out = np.zeros(3)
+        alias = out
+        out[0] = x[0]
+        return alias
+    with pytest.raises(ag.TracingError, match="'out'.*'alias'"):
+        ag.convert(f)(np.ones(3))
+
+
+def test_a_view_of_a_written_traced_array_is_a_tracing_error_naming_both():
+    def f(x):
+        y = x * 1
+        head = y[:2]
+        y[0] = 5.0
+        return head
+    with pytest.raises(ag.TracingError, match="'y'.*'head'"):
+        ag.convert(f)(np.ones(3))
+
+
+def test_a_dead_view_does_not_block_a_write():
+    def f(x):
+        y = x * 1
+        y[1] = y[0] + y[1:].sum()     # y[0] and y[1:] are views, but bound to no name
+        return y
+    check(f, (np.arange(3.0),), (np.ones(3),))
+
+
+def write_global(x):
+    G[0] = x.sum()
+    return x
+
+
+def write_closure_array(x):
+    out = np.zeros(3)
+
+    def inner():
+        out[0] = x.sum()
+    inner()
+    return out
+
+
+@pytest.mark.parametrize("fn, name", [(write_global, "G"), (write_closure_array, "out")],
+                         ids=["global", "closure"])
+def test_a_traced_value_written_into_an_array_no_local_name_holds_is_a_tracing_error(fn, name):
+    with pytest.raises(ag.TracingError, match=f"NumPy array '{name}'.*not a local variable"):
+        ag.convert(fn)(np.ones(3))
+    assert not G.any()
+
+
+def test_a_local_array_a_closure_reads_is_rebound_for_it():
+    def f(x):
+        out = np.zeros(3)
+
+        def inner():
+            return out
+        out[0] = x.sum()
+        return inner()
+    check(f, (np.ones(3),), (np.arange(3.0),))

@@ -116,11 +116,17 @@ def _writeable(value) -> bool:
     return type(value) is np.ndarray and value.flags.writeable and value.dtype != object
 
 
-def user_locals() -> dict:
-    """The local names of the converted code that called the operator."""
+def user_frame():
+    """The frame of the converted code that called the operator (None if there is none)."""
     frame = sys._getframe(1)
     while frame is not None and is_library_file(frame.f_code.co_filename):
         frame = frame.f_back
+    return frame
+
+
+def user_locals() -> dict:
+    """The local names of the converted code that called the operator."""
+    frame = user_frame()
     return dict(frame.f_locals) if frame is not None else {}
 
 

@@ -29,7 +29,7 @@ from runtime.ops.updates import index_update
 from runtime.source import location_note, user_source
 
 from ..pyct.errors import ConversionError
-from .in_place import shares_memory, user_locals
+from .in_place import shares_memory, user_frame, user_locals
 from .staging import in_staged_block
 
 
@@ -129,9 +129,26 @@ def _write_array(target, index, value, label: str):
     if not traced:  # an array the staged block made itself
         target[index] = value
         return target
+    if not _rebound(target, label):  # `G[0] = traced`, G global or a closure's
+        raise TracingError(
+            f"a traced value is written into the NumPy array {label!r}"
+            f"{location_note(user_source())}, which is not a local variable of this "
+            f"function: the graph cannot write into it; make a local array "
+            f"(`{label} = {label}.copy()`) and return it")
     _check_shared(target, label)
     builder = current_builder()
     return index_update(Tracer(builder, builder.const(target)), index, value)
+
+
+def _rebound(target, label: str) -> bool:
+    """True where the converter rebinds what this write returns: a nested target's
+    inner write (the outer one stores it), or a local name of the calling function."""
+    if _INNER.search(label):
+        return True
+    frame = user_frame()
+    code = frame.f_code if frame is not None else None
+    return code is not None and label not in code.co_freevars and \
+        label in code.co_varnames + code.co_cellvars and frame.f_locals.get(label) is target
 
 
 def _root(label: str) -> str:
@@ -150,7 +167,7 @@ def _check_shared(target, label):
     """`TracingError` where another local name shares memory with the NumPy `target`."""
     root = _root(label)
     for name, value in user_locals().items():
-        if name != root and value is not target and shares_memory(target, value):
+        if name != root and shares_memory(target, value):  # `alias = out` too
             raise _alias_error(label, name)
 
 
