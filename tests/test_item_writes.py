@@ -36,7 +36,8 @@ def test_the_root_of_a_write_is_rebound_and_slices_become_calls():
         in code
     assert "x = ag__.setitem(x, (..., 0), 1, 'x')" in code
     assert "y = x[:, None]" in code
-    assert "x = ag__.setitem(x, ag__.slice_(0, 1, None), x[0:1] + 2, 'x')" in code
+    assert "x = ag__.setitem(x, ag__.slice_(0, 1, None), ag__.augmented(x[0:1], '+', 2), 'x')" \
+        in code
     assert "o = ag__.setattr_(o, 'b', ag__.setitem(o.b, 1, 5, 'o.b'), 'o')" in code
 
 
@@ -64,7 +65,8 @@ def _python_forms(x, o, lst):
     o.b[1] = 5
     o.b[2:] += 1
     lst[0][1] = 9
-    lst[1] += [7]
+    second = lst[1]
+    lst[1] += [7]             # in place: `second` sees it
     a = np.arange(6)
     a[[0, 1]][0] = 100        # a copy is written: Python leaves `a` as it was
     t = np.zeros((2, 3))
@@ -72,7 +74,7 @@ def _python_forms(x, o, lst):
     t[1][2] = 8
     d = {"k": [0, 0]}
     d["k"][0] = 3
-    return x, o.a, o.b, lst, a, t, d
+    return x, o.a, o.b, lst, a, t, d, second
 
 
 def test_python_values_are_written_in_place_as_python_does():
@@ -295,6 +297,23 @@ def test_bad_writes_raise_numpys_error(body, error):
         ag.convert(f)(np.zeros(4))
 
 
+def test_augmented_write_keeps_numpys_casting_rule():
+    def f(x):
+        y = x.astype(np.int64)
+        y[1:3] += 1.5                 # NumPy: UFuncTypeError (a TypeError)
+        return y
+    with pytest.raises(TypeError):
+        f(np.zeros(4))
+    with pytest.raises(TypeError):
+        ag.convert(f)(np.zeros(4))
+
+    def g(x):
+        y = x.astype(np.int64)
+        y[1] += 1.5                   # a scalar: added, then cast on the write
+        return y
+    check(g, (np.zeros(4),), (np.ones(4),))
+
+
 def test_bad_shape_in_converted_code_is_numpys_value_error():
     def f(x):
         y = x * 1
@@ -363,3 +382,36 @@ def test_a_local_array_a_closure_reads_is_rebound_for_it():
         out[0] = x.sum()
         return inner()
     check(f, (np.ones(3),), (np.arange(3.0),))
+
+
+def state_written_with_a_second_name(x, n):
+    y = x * 1
+    z = y
+    for k in range(n):
+        y[k] = k
+    return z
+
+
+def state_written_with_a_view(x, n):
+    y = x * 1
+    z = y[1:]
+    for k in range(n):
+        y[k] = k
+    return z
+
+
+@pytest.mark.parametrize("fn", [state_written_with_a_second_name, state_written_with_a_view],
+                         ids=["same-value", "view"])
+def test_a_staged_block_writing_an_array_another_name_shares_is_a_tracing_error(fn):
+    with pytest.raises(ag.TracingError, match="'y'.*'z'"):
+        ag.convert(fn)(np.zeros(4), np.int64(3))
+
+
+def test_a_name_rebound_inside_the_staged_block_is_not_an_alias():
+    def f(x, n):
+        y = x * 1
+        for k in range(n):
+            z = y
+            y[k] = k + z[0]
+        return y
+    check(f, (np.zeros(4), np.int64(3)), (np.ones(4), np.int64(1)))

@@ -1,6 +1,7 @@
 """Item, attribute and global writes: each rebinds the local name it writes through.
 
-    x[i] = v      ->  x = ag__.setitem(x, i, v, 'x')          (x[i] += v: x[i] = x[i] + v)
+    x[i] = v      ->  x = ag__.setitem(x, i, v, 'x')
+    x[i] += v     ->  x = ag__.setitem(x, i, ag__.augmented(x[i], '+', v), 'x')
     obj.a = v     ->  obj = ag__.setattr_(obj, 'a', v, 'obj')
     a.b[i] = v    ->  a = ag__.setattr_(a, 'b', ag__.setitem(a.b, i, v, 'a.b'), 'a')
     g = v         ->  ag__.check_global_write('g'); g = v     (g declared global/nonlocal)
@@ -26,12 +27,17 @@ from ..pyct.transformer import StatementTransformer
 from ._state import declared_outer
 
 
+_SYMBOLS = {gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.MatMult: "@", gast.Div: "/",
+            gast.FloorDiv: "//", gast.Mod: "%", gast.Pow: "**", gast.LShift: "<<",
+            gast.RShift: ">>", gast.BitOr: "|", gast.BitXor: "^", gast.BitAnd: "&"}
+
+
 def _label(node) -> gast.Constant:
     return gast.Constant(value=ast.unparse(gast.gast_to_ast(node)), kind=None)
 
 
 def _index(node):
-    """A subscript's index as an expression: `1:, ::2` becomes `(ag__.slice_(1, None, None), ...)`."""
+    """A subscript's index as an expression: `1:, ::2` -> `(ag__.slice_(1, None, None), ...)`."""
     if isinstance(node, gast.Slice):
         bounds = [b if b is not None else gast.Constant(value=None, kind=None)
                   for b in (node.lower, node.upper, node.step)]
@@ -105,8 +111,10 @@ class _Writes(StatementTransformer):
 
     def visit_AugAssign(self, node):
         target = node.target
-        if isinstance(target, (gast.Subscript, gast.Attribute)):  # x[i] += v: x[i] = x[i] + v
-            value = gast.BinOp(left=_load(target), op=node.op, right=node.value)
+        if isinstance(target, (gast.Subscript, gast.Attribute)):  # x[i] = x[i] += v
+            value = templates.replace_as_expression(
+                "ag__.augmented(target, op, value)", target=_load(target), value=node.value,
+                op=gast.Constant(value=_SYMBOLS[type(node.op)], kind=None))
             return self.visit_Assign(gast.Assign(targets=[target], value=value,
                                                  type_comment=None))
         return self._check_outer(node, [target])

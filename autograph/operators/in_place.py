@@ -24,6 +24,8 @@ from runtime import Tracer, TracingError, current_builder
 from runtime.ops.subgraphs import undeferred_errors
 from runtime.source import is_library_file, location_note, user_source
 
+from . import aliases
+
 def staged_writing(stage, state: tuple, names: tuple):
     """`stage(state)`, run again with the arrays of `state` traced if it wrote one.
 
@@ -31,6 +33,13 @@ def staged_writing(stage, state: tuple, names: tuple):
     too: written in the block (by a function it calls), `TracingError`.
     """
     scope = user_locals()
+    since = aliases.mark()
+    result = _staged_writing(stage, state, names, scope)
+    aliases.check_written_state(state, names, scope, since)
+    return result
+
+
+def _staged_writing(stage, state, names, scope):
     arrays = [i for i, v in enumerate(state) if _writeable(v)]
     outside = {name: v for name, v in scope.items()
                if _writeable(v) and not any(v is x for x in state)}
@@ -136,7 +145,8 @@ def _check_aliases(state, arrays, names, scope):
              next((n for n, v in scope.items() if v is state[i]), f"state {i}")
              for i in range(len(state))]
     for i in arrays:
-        others = [label[j] for j in range(len(state)) if j != i and shares_memory(state[i], state[j])]
+        others = [label[j] for j in range(len(state))
+                  if j != i and shares_memory(state[i], state[j])]
         others += [name for name, value in scope.items()
                    if name not in label and shares_memory(state[i], value)]
         if others:
