@@ -415,3 +415,47 @@ def test_a_name_rebound_inside_the_staged_block_is_not_an_alias():
             y[k] = k + z[0]
         return y
     check(f, (np.zeros(4), np.int64(3)), (np.ones(4), np.int64(1)))
+
+
+def nested_in_staged_loop(x, n):
+    a = np.zeros((3, 3))
+    b = x * 1
+    for k in range(n):
+        a[k][k] = x[k, 0]
+        b[k][0] += 1
+    return a, b
+
+
+def test_nested_targets_inside_a_staged_loop():
+    check(nested_in_staged_loop, (np.ones((3, 3)), np.int64(2)),
+          (np.arange(9.0).reshape(3, 3), np.int64(3)))
+
+
+def test_an_attribute_holding_a_traced_array_is_written_through():
+    def f(x):
+        box = Box()
+        box.w = x * 1
+        box.w[0] = 5
+        box.w[1:] += x[:2]
+        return box.w
+    check(f, (np.arange(3.0),), (np.ones(3),))
+
+
+@pytest.mark.parametrize("index", [
+    (np.array([3, 1, 3, 0, 1]),),
+    (slice(None), np.array([[2, 0], [2, 2]])),
+    (np.array([1, 1]), np.array([0, 0])),
+], ids=["1d", "2d-index", "pairs"])
+def test_the_cupy_kernel_writes_the_last_of_repeated_indices_as_numpy(index):
+    """Run here with NumPy as `xp`: the override must agree with NumPy's own setitem."""
+    from runtime.backend import CUPY_OVERRIDES
+    from runtime.ops.indexing import _template
+    from runtime.ops.updates import index_update_p
+
+    rng = np.random.default_rng(0)
+    x = rng.uniform(size=(4, 3))
+    template, operands = _template(index)
+    want = x.copy()
+    want[index] = (v := rng.uniform(size=np.shape(x[index])))
+    got = CUPY_OVERRIDES[index_update_p](np, index=template)(x, v, *operands)
+    np.testing.assert_array_equal(got, want)

@@ -7,7 +7,7 @@ integer arrays and boolean masks, the traced parts as operands. `v` is cast to
 x's dtype as NumPy's setitem casts it (a Python value with NumPy's own error:
 `OverflowError` for 300 into uint8, `ValueError` for NaN into an int), and must
 broadcast to the selected shape (`ValueError` as NumPy words it). Repeated
-integer indices: the last write wins, as in NumPy.
+integer indices: the last write wins, as in NumPy (CuPy's kernel makes sure).
 
 >>> import numpy as np
 >>> from runtime import AbstractValue, GraphBuilder
@@ -29,10 +29,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import primitives
+from ..backend import CUPY_OVERRIDES
 from ..abstract import AbstractValue
 from ..tracer import Tracer, bind, read_if_variable
 from ..tracer_value import tracer_method, write_in_place
-from .indexing import _fill, _kind, _template, getitem_shape
+from .indexing import Dyn, _fill, _kind, _template, getitem_shape
 from .shape_ops import fmt_shape
 
 
@@ -64,6 +65,26 @@ def _kernel(xp, index):
 
 
 index_update_p = primitives.define("index_update", _abstract_eval, _kernel)
+
+
+def _last_write_kernel(xp, index):
+    """CuPy leaves a repeated index's value undefined: this writes the last one, as NumPy."""
+    if not any(isinstance(e, Dyn) for e in index):  # no index arrays: nothing repeats
+        return _kernel(xp, index)
+
+    def run(x, v, *values):
+        out = xp.array(x, copy=True)
+        ids = xp.arange(out.size).reshape(out.shape)[_fill(index, values)]
+        v = xp.asarray(v)
+        v = v.reshape(v.shape[max(v.ndim - ids.ndim, 0):])  # NumPy drops leading 1s
+        backwards = ids.ravel()[::-1]
+        _, last = xp.unique(backwards, return_index=True)
+        out.ravel()[backwards[last]] = xp.broadcast_to(v, ids.shape).ravel()[::-1][last]
+        return out
+    return run
+
+
+CUPY_OVERRIDES[index_update_p] = _last_write_kernel
 
 
 def _cast_value(x, value):
