@@ -266,6 +266,21 @@ def test_gradient_of_writes_matches_finite_differences():
                np.random.default_rng(1).uniform(size=3), autograph=True)
 
 
+def test_gradient_of_writes_with_unknown_dimensions_and_traced_masks():
+    from gradcheck import check_grad
+
+    def f(x, v, s):
+        y = x * 1.0
+        y[np.array([0, 2, 0])] = v
+        y[1:3] += s                        # a scalar broadcast: its gradient is summed
+        y[x > 0.5] *= 2
+        return y
+    rng = np.random.default_rng(2)
+    check_grad(f, rng.uniform(size=5), rng.uniform(size=3), np.float64(0.3), autograph=True,
+               specs=[ag.TensorSpec((None,), np.float64), ag.TensorSpec((None,), np.float64),
+                      ag.TensorSpec((), np.float64)])
+
+
 def test_gradient_through_a_staged_loop_of_writes():
     from gradcheck import check_grad
 
