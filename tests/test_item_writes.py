@@ -474,3 +474,30 @@ def test_the_cupy_kernel_writes_the_last_of_repeated_indices_as_numpy(index):
     want[index] = (v := rng.uniform(size=np.shape(x[index])))
     got = CUPY_OVERRIDES[index_update_p](np, index=template)(x, v, *operands)
     np.testing.assert_array_equal(got, want)
+
+
+# -- tuple targets and chained assignments -----------------------------------------------------
+
+def swaps_and_chains(x, i, j, n):
+    x[i], x[j] = x[j], x[i]
+    a = np.zeros(3)
+    b = a[0] = x[0]
+    (a[1], c), *rest = (x[1], 5), 7, 8
+    for k in range(n):
+        x[k], x[k + 1] = x[k + 1], x[k]
+    return x, a, b, c, rest
+
+
+def test_tuple_targets_and_chained_assignments_write_items():
+    code = ag.to_code(ag.convert(swaps_and_chains))
+    assert "item, item_1 = (x[j], x[i])\n    x = ag__.setitem(x, i, item, 'x')" in code
+    graph = ag.convert(swaps_and_chains)
+    for args in [(np.arange(5.0), np.int64(0), np.int64(3), np.int64(2)),
+                 (np.arange(5.0)[::-1].copy(), np.int64(1), np.int64(2), np.int64(3))]:
+        want, got = swaps_and_chains(*_fresh(args)), graph(*_fresh(args))
+        for w, g in zip(want, got):
+            np.testing.assert_array_equal(g, w)
+    assert graph.trace_count == 1
+    x = [3, 1, 2]
+    convert_function(swaps_and_chains)(x, 0, 2, 1)   # as Python: a list swapped in place
+    assert x == [1, 2, 3]
