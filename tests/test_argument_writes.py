@@ -123,6 +123,14 @@ def test_arrays_in_argument_pytrees():
     check(g, [np.ones(2), np.ones(2)])
 
 
+def test_augmented_item_writes_on_containers_write_the_array_in_place():
+    def f(d, xs):
+        d["w"] += 1
+        xs[0] *= 2
+        return d["w"].sum() + xs[0].sum()
+    check(f, {"w": np.ones(3)}, [np.full(2, 3.0)])
+
+
 def test_an_argument_returned_after_it_is_written():
     def f(x):
         x += 1

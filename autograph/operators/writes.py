@@ -1,10 +1,44 @@
-"""Writes that cannot be staged: items, attributes and globals inside staged blocks."""
+"""Item and attribute writes, and the check before a global is assigned.
+
+The converter rebinds the root of each write (autograph/converters/writes.py):
+
+    a.b[i] = v    ->  a = ag__.setattr_(a, 'b', ag__.setitem(a.b, i, v, 'a.b'), 'a')
+
+On plain values each operator writes in place, as Python does, and returns its
+target. The outer write of a nested target then has nothing left to do: the
+object the inner write wrote into is already where it was read from (even
+where it was a copy, as in `a[[0, 1]][0] = v`, which Python leaves unchanged).
+Where the inner write made a new value instead (a traced array updated
+functionally), the outer write stores it.
+
+Arrays are written by `array_writes.write_array`: a traced array is updated
+functionally, and the rebinding carries the new value.
+"""
 from __future__ import annotations
+
+import operator
+import re
+import threading
+
+import numpy as np
+
+from runtime import Tracer
 
 from runtime.source import location_note, user_source
 
 from ..pyct.errors import ConversionError
+from .array_writes import is_inner, write_array
 from .staging import in_staged_block
+
+
+class _LastInPlace(threading.local):
+    """The id of the object the last inner write wrote into in place, and its label
+    (an id, not the object: the record must not keep it alive)."""
+    obj = None
+    label = ""
+
+
+_last = _LastInPlace()
 
 
 def _refuse(what: str):
@@ -15,18 +49,92 @@ def _refuse(what: str):
         f"local variable instead")
 
 
+def _written_back(value, label: str) -> bool:
+    """True where `value` is what the inner write of `label`'s nested target wrote into.
+
+    The inner label extends this one (`a.b` for `a`, `a[i]` for `a`), as the
+    converter makes them; the record is used once.
+    """
+    obj, inner = _last.obj, _last.label
+    _last.obj, _last.label = None, ""
+    return obj == id(value) and re.match(
+        re.escape(label) + r"\s*[.\[]", inner) is not None
+
+
+def _wrote_in_place(target, label: str):
+    if is_inner(label):  # `a.b`, `a[i]`: an outer write reads the record next
+        _last.obj, _last.label = id(target), label
+    return target
+
+
 def setitem(target, index, value, label: str):
-    """`target[index] = value`, refused inside staged blocks."""
+    """`target[index] = value`; returns the target written in place, or the new array."""
+    if _written_back(value, label):
+        return target
+    written = write_array(target, index, value, label)
+    if written is not NotImplemented:
+        return written
     if in_staged_block():
         _refuse(f"item assignment `{label}[...] = ...`")
     target[index] = value
+    return _wrote_in_place(target, label)
 
 
 def setattr_(target, name: str, value, label: str):
-    """`target.name = value`, refused inside staged blocks."""
+    """`target.name = value`; returns the target."""
+    if _written_back(value, label):
+        return target
     if in_staged_block():
         _refuse(f"attribute assignment `{label}.{name} = ...`")
     setattr(target, name, value)
+    return _wrote_in_place(target, label)
+
+
+_AUGMENTED = {  # symbol: (in place, binary, the ufunc whose casting rule `x[i:j] op= v` keeps)
+    "+": (operator.iadd, operator.add, np.add),
+    "-": (operator.isub, operator.sub, np.subtract),
+    "*": (operator.imul, operator.mul, np.multiply),
+    "@": (operator.imatmul, operator.matmul, None),
+    "/": (operator.itruediv, operator.truediv, np.true_divide),
+    "//": (operator.ifloordiv, operator.floordiv, np.floor_divide),
+    "%": (operator.imod, operator.mod, np.remainder),
+    "**": (operator.ipow, operator.pow, np.power),
+    "<<": (operator.ilshift, operator.lshift, np.left_shift),
+    ">>": (operator.irshift, operator.rshift, np.right_shift),
+    "|": (operator.ior, operator.or_, np.bitwise_or),
+    "^": (operator.ixor, operator.xor, np.bitwise_xor),
+    "&": (operator.iand, operator.and_, np.bitwise_and),
+}
+
+
+def augmented(current, op: str, value):
+    """`current op= value`, the value `x[i] op= v` writes back into `x[i]`.
+
+    In place on plain values, as Python does (`lst[0] += [1]` extends the list
+    other names see; a NumPy view is written, with NumPy's casting errors). A new
+    value where either side is traced; a traced array keeps NumPy's rule for
+    writing the result into it (`UFuncTypeError` for float into an int slice).
+    """
+    in_place, binary, ufunc = _AUGMENTED[op]
+    if not isinstance(current, Tracer) and not isinstance(value, Tracer):
+        return in_place(current, value)
+    if _whole_traced_array(current):  # `d[k] += v`: the array other names (or the caller) see
+        return in_place(current, value)
+    if isinstance(current, Tracer) and current.ndim and ufunc is not None:
+        probe = np.ones((1,), current.dtype)
+        with np.errstate(all="ignore"):
+            ufunc(probe, np.ones((), value.dtype) if isinstance(value, Tracer) else value,
+                  out=probe)
+    return binary(current, value)
+
+
+def _whole_traced_array(value) -> bool:
+    """A traced array that is not a view (an item of a dict or list, not `x[i]` of an array)."""
+    return isinstance(value, Tracer) and value.ndim > 0 and \
+        value.node.id not in value.builder.shares_memory
+
+
+slice_ = slice  # `x[1:] = v` -> `x = ag__.setitem(x, ag__.slice_(1, None, None), v, 'x')`
 
 
 def check_global_write(name: str):
