@@ -6,6 +6,7 @@ from runtime import Tracer, TracingError
 from runtime.source import location_note, user_source
 from runtime.tracer import read_if_variable
 
+from .composite import Block
 from .in_place import staged_writing
 from .staging import staging
 from .undefined import is_undefined
@@ -32,8 +33,10 @@ def if_stmt(test, body, orelse, state: tuple, names: tuple):
                 _check_both_define(results, names, location)
             return out
         return run
-    return staged_writing(lambda s: runtime.cond(
-        test, recorded(body, True), recorded(orelse, False), *s, names=names), state, names)
+    block = Block(state, names)  # dicts, lists, objects: fresh copies, written back after
+    return block.restore(staged_writing(lambda s: runtime.cond(
+        test, recorded(block.branch(body), True), recorded(block.branch(orelse), False), *s,
+        names=names), block.packed, names))
 
 
 def _check_both_define(results, names, location):

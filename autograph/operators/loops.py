@@ -18,6 +18,7 @@ from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
 
+from .composite import staged_loop
 from .in_place import staged_writing
 from .lists import stage_lists
 from .staging import staging
@@ -55,9 +56,10 @@ def _while(cond_fn, body_fn, state, names):
         pred = read_if_variable(cond_fn(state))
         if isinstance(pred, Tracer):
             del builder.eqns[mark:]  # the probe is traced again as the loop's condition
-            return staged_writing(
-                lambda s: runtime.while_loop(cond_fn, body_fn, s, names=names),
-                stage_lists(state), names)
+            return staged_loop(state, names, lambda block, packed: staged_writing(
+                lambda s: runtime.while_loop(block.step(cond_fn, result_is_state=False),
+                                             block.step(body_fn), s, names=names),
+                packed, names), stage_lists)  # dicts, lists, objects: written back
         if not pred:
             return state
         state = body_fn(state)
