@@ -424,3 +424,68 @@ def test_writes_in_python_steps_of_a_while_loop_are_plain_writes():
             i += 1
         return x * d["n"]
     assert ag.convert(f)(np.float64(2.0)) == 6.0
+
+
+class Model:
+    def __init__(self):
+        self.ws = [1.0, 2.0]
+        self.best = {"loss": np.inf}
+
+
+def object_list_attr(xs):         # obj.xs[i] = v and obj.d[k] = v, nested in an object
+    m = Model()
+    for x in xs:
+        if x < m.best["loss"]:
+            m.best["loss"] = x
+            m.ws[0] = m.ws[0] + x
+    return m.ws[0], m.ws[1], m.best["loss"]
+
+
+def object_list_attr_w(xs):
+    m = Model()
+    for x in xs:
+        if x < m.best["loss"]:
+            m = setattr_(m, "best", setitem(m.best, "loss", x, "m.best"), "m")
+            m = setattr_(m, "ws", setitem(m.ws, 0, m.ws[0] + x, "m.ws"), "m")
+    return m.ws[0], m.ws[1], m.best["loss"]
+
+
+def test_items_of_an_objects_list_and_dict_attributes_in_a_staged_loop():
+    converted = ag.convert(object_list_attr_w)
+    for xs in ([3.0, 1.0, 2.0], [0.5, 4.0, -1.0]):
+        xs = np.array(xs)
+        _same(object_list_attr(xs), converted(xs), str(xs))
+    assert converted.trace_count == 1
+
+
+def test_staged_break_in_a_python_for_writes_back_each_step():
+    def plain(x):
+        d = {"n": 0.0}
+        for k in range(4):
+            if d["n"] > x:
+                break
+            d["n"] = d["n"] + k
+        return d["n"]
+
+    def rewritten(x):
+        d = {"n": 0.0}
+        for k in range(4):
+            if d["n"] > x:
+                break
+            d = setitem(d, "n", d["n"] + k, "d")
+        return d["n"]
+    converted = ag.convert(rewritten)
+    for x in [-1.0, 0.5, 2.0, 10.0]:
+        _same(plain(np.float64(x)), converted(np.float64(x)), str(x))
+    assert converted.trace_count == 1
+
+
+def test_object_that_refers_to_itself_is_carried():
+    def f(x):
+        a = Acc()
+        a.me = a
+        if x > 0:
+            a = setattr_(a, "total", x, "a")
+        return a.me.total
+    converted = ag.convert(f)
+    assert converted(np.float64(2.0)) == 2.0 and converted(np.float64(-2.0)) == 0.0

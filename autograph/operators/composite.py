@@ -27,6 +27,7 @@ staged block is refused.
 """
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 
@@ -69,9 +70,13 @@ class ObjectState:
 def is_plain_object(value) -> bool:
     """An instance of a user class whose attributes live in its `__dict__` and are set
     as Python sets them (no `__slots__`, no `__setattr__`/`__getattr__` of its own)."""
-    cls = type(value)
-    if not hasattr(value, "__dict__") or isinstance(value, type) \
-            or hasattr(cls, "__tree_flatten__"):
+    return hasattr(value, "__dict__") and not isinstance(value, type) \
+        and _plain_class(type(value))
+
+
+@functools.lru_cache(maxsize=1024)
+def _plain_class(cls) -> bool:
+    if hasattr(cls, "__tree_flatten__"):
         return False
     for k in cls.__mro__[:-1]:
         own = vars(k)
@@ -86,28 +91,32 @@ def is_plain_object(value) -> bool:
 _CUSTOM_ACCESS = ("__setattr__", "__getattr__", "__getattribute__", "__delattr__")
 
 
-def pack(value, on_container=None, path=(), active=None):
+def pack(value, on_container=None, path=(), active=None, cycle_leaf=None):
     """`value` with its dicts, lists and plain objects rebuilt as trees of their parts.
 
-    `on_container(path, container)` is told of each container met (an object or
-    a container met again on the way down is a leaf: no cycles).
+    `on_container(path, container)` is told of each container met. A container
+    met again on the way down (a cycle, as `node.parent.child`) is a leaf,
+    `cycle_leaf(container)` where given.
     """
     active = set() if active is None else active
+
+    def part(v, key):
+        return pack(v, on_container, path + (key,), active, cycle_leaf)
     kind = type(value)
     if kind is tuple or (isinstance(value, tuple) and hasattr(kind, "_fields")):
-        items = [pack(v, on_container, path + (i,), active) for i, v in enumerate(value)]
+        items = [part(v, i) for i, v in enumerate(value)]
         return kind(*items) if kind is not tuple else tuple(items)
-    container = kind in (dict, list) or is_plain_object(value)
-    if not container or id(value) in active:
+    if not (kind in (dict, list) or is_plain_object(value)):
         return value
+    if id(value) in active:
+        return cycle_leaf(value) if cycle_leaf is not None else value
     if on_container is not None:
         on_container(path, value)
     active.add(id(value))
     try:
         if kind is list:
-            return [pack(v, on_container, path + (i,), active) for i, v in enumerate(value)]
-        items = value if kind is dict else vars(value)
-        fields = {k: pack(v, on_container, path + (k,), active) for k, v in items.items()}
+            return [part(v, i) for i, v in enumerate(value)]
+        fields = {k: part(v, k) for k, v in (value if kind is dict else vars(value)).items()}
         return fields if kind is dict else ObjectState(kind, fields)
     finally:
         active.discard(id(value))
@@ -138,6 +147,11 @@ def _contents(container):
     items = container if type(container) is dict else \
         dict(enumerate(container)) if type(container) is list else vars(container)
     return [(k, id(v)) for k, v in items.items()]
+
+
+def _origin_or_self(frame, container):
+    copy = frame.get(id(container))
+    return copy.origin if copy is not None and copy.origin is not None else container
 
 
 def is_threaded(target) -> bool:
@@ -181,7 +195,8 @@ class Block:
             _frames.stack.pop()
         if not result_is_state or not isinstance(out, tuple):
             return out
-        packed = pack(out, lambda path, c: self._record(path, frame.get(id(c)), c))
+        packed = pack(out, lambda path, c: self._record(path, frame.get(id(c)), c),
+                      cycle_leaf=lambda c: _origin_or_self(frame, c))
         self._check_structure(packed)
         return packed
 
@@ -191,20 +206,20 @@ class Block:
             items = [self._unpack(v, path + (i,), frame, memo) for i, v in enumerate(value)]
             return kind(*items) if kind is not tuple else tuple(items)
         if kind not in (dict, list, ObjectState):
-            return value
+            return memo.get(id(value), value)  # a cycle's leaf: the copy of its container
         origin = self.origins.get(path)
         if origin is not None and id(origin) in memo:  # one container at two paths
             return memo[id(origin)]
+        copy = value.cls.__new__(value.cls) if kind is ObjectState else kind()
+        if origin is not None:
+            memo[id(origin)] = copy
         items = dict(enumerate(value)) if kind is list else \
             value if kind is dict else value.fields
         parts = {k: self._unpack(v, path + (k,), frame, memo) for k, v in items.items()}
-        if kind is ObjectState:
-            copy = value.cls.__new__(value.cls)
-            vars(copy).update(parts)
+        if kind is list:
+            copy.extend(parts.values())
         else:
-            copy = list(parts.values()) if kind is list else parts
-        if origin is not None:
-            memo[id(origin)] = copy
+            (copy if kind is dict else vars(copy)).update(parts)
         frame[id(copy)] = _Copy(copy, origin)
         return copy
 
