@@ -367,3 +367,98 @@ def test_object_that_refers_to_itself_is_carried():
         return a.me.total
     converted = ag.convert(f)
     assert converted(np.float64(2.0)) == 2.0 and converted(np.float64(-2.0)) == 0.0
+
+
+def list_items_while(n):          # a list whose items a staged loop writes keeps its length
+    lst = [0.0, 10.0]
+    alias = lst
+    i = 0
+    while i < n:
+        lst[0] += i
+        lst[1] = lst[1] / 2
+        i += 1
+    return alias[0], alias[1]
+
+
+def if_in_while(n):               # a staged `if` inside a staged loop, both writing one dict
+    d = {"even": 0, "odd": 0}
+    for i in range(n):
+        if i % 2 == 0:
+            d["even"] += i
+        else:
+            d["odd"] += i
+    return d["even"], d["odd"]
+
+
+@pytest.mark.parametrize("fn", [list_items_while, if_in_while], ids=lambda f: f.__name__)
+def test_nested_and_list_item_loops_match_eager_on_one_trace(fn):
+    converted = ag.convert(fn)
+    for n in [0, 1, 5]:
+        _same(fn(np.int64(n)), converted(np.int64(n)), f"{fn.__name__}({n})")
+    assert converted.trace_count == 1
+
+
+def test_container_changed_by_a_method_call_outside_the_block_state_is_a_tracing_error():
+    def f(x):
+        d = {"a": 0}
+        if x > 0:
+            d.update(a=1)             # no item write: d is not the block's state
+        return d["a"]
+    with pytest.raises(ag.TracingError, match=r"'d' is changed inside an `if`.*by a call"):
+        ag.convert(f)(np.float64(-1.0))
+
+
+def test_method_call_on_a_carried_container_is_threaded():
+    def f(x):
+        d = {"a": 0.0, "b": 0.0}
+        e = d
+        if x > 0:
+            d["a"] = x
+            d.update(b=x * 3)         # on the block's copy of d
+        return e["a"] + e["b"]
+    converted = ag.convert(f)
+    for x in [-1.0, 2.0]:
+        assert converted(np.float64(x)) == f(np.float64(x))
+    assert converted.trace_count == 1
+
+
+class Temperature:
+    def __init__(self):
+        self._kelvin = 0.0
+
+    @property
+    def kelvin(self):
+        return self._kelvin
+
+    @kelvin.setter
+    def kelvin(self, value):
+        self._kelvin = value
+
+
+class Logged:
+    def __init__(self):
+        self.value = 0.0
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+
+
+def test_property_setter_writes_the_blocks_copy():
+    def f(x):
+        t = Temperature()
+        if x > 0:
+            t.kelvin = x + 273.0
+        return t.kelvin
+    converted = ag.convert(f)
+    for x in [-1.0, 2.0]:
+        assert converted(np.float64(x)) == f(np.float64(x))
+
+
+def test_class_with_its_own_setattr_is_refused():
+    def f(x):
+        t = Logged()
+        if x > 0:
+            t.value = x
+        return t.value
+    with pytest.raises(ag.ConversionError, match=r"Logged is not a plain object"):
+        ag.convert(f)(np.float64(1.0))

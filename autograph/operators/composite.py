@@ -35,7 +35,7 @@ import numpy as np
 
 from runtime import Tracer, TracingError, current_builder
 from runtime.errors import AutographError
-from runtime.source import is_user_file, location_note, user_source
+from runtime.source import is_library_file, is_user_file, location_note, user_source
 
 
 class ObjectState:
@@ -175,6 +175,10 @@ class Block:
         self.packed = pack(tuple(state), self.origins.__setitem__)
         self.seen: dict = {}             # path -> [(origin or None, changed)] per trace
         self.trees: list = []            # the structure of each trace's output state
+        carried = {id(c) for c in self.origins.values()}
+        self.watched = {name: (v, _contents(v)) for name, v in _user_locals().items()
+                        if id(v) not in carried and (type(v) in (dict, list) or
+                                                     is_plain_object(v))}
 
     def branch(self, fn):
         return lambda *state: self._run(fn, state, spread=True)
@@ -248,6 +252,15 @@ class Block:
 
     def restore(self, result: tuple) -> tuple:
         """The staged block's results, with the user's containers updated in place."""
+        for name, (container, contents) in self.watched.items():
+            if _contents(container) != contents:
+                raise TracingError(
+                    f"{name!r} is changed inside an `if` or loop on a traced value"
+                    f"{location_note(user_source())} by a call (such as `{name}.update(...)`, "
+                    f"`.pop(...)`, `.sort()`, or a method setting an attribute), but is not "
+                    f"the block's state: the block is traced once, so the change would "
+                    f"happen once; write its items or attributes in the block "
+                    f"(`{name}[k] = v`, `{name}.a = v`) so that it is carried")
         return tuple(self._restore(v, (i,)) for i, v in enumerate(result))
 
     def _restore(self, value, path):
@@ -300,6 +313,17 @@ class Block:
                 else f"[{key!r}]"
             container = self.origins.get(path[:depth + 1])
         return label
+
+
+def _user_locals() -> dict:
+    """The local variables (not a closure's) of the converted code running the staged block."""
+    frame = sys._getframe(1)
+    while frame is not None and is_library_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    if frame is None:
+        return {}
+    own = set(frame.f_code.co_varnames) | set(frame.f_code.co_cellvars)
+    return {name: v for name, v in frame.f_locals.items() if name in own}
 
 
 def _copy_hint(container, label):
