@@ -294,7 +294,7 @@ def test_container_outside_the_block_state_is_refused():
         if x > 0:
             OUTSIDE["a"] = x
         return x
-    with pytest.raises(ag.ConversionError, match=r"not part of the block's state"):
+    with pytest.raises(ag.ConversionError, match=r"the block does not carry it as state"):
         ag.convert(f)(np.float64(1.0))
     assert OUTSIDE == {"a": 0.0}
 
@@ -462,3 +462,22 @@ def test_class_with_its_own_setattr_is_refused():
         return t.value
     with pytest.raises(ag.ConversionError, match=r"Logged is not a plain object"):
         ag.convert(f)(np.float64(1.0))
+
+
+def list_item_under_if_in_loop(n):  # an item written under a staged `if` in a staged loop,
+    best = [0.0, 0.0]               # next to a list the loop appends to
+    xs = []
+    for i in range(n):
+        xs.append(i * 1.0)
+        if i % 2 == 0:
+            best[0] += i
+        else:
+            best[1] = best[1] - i
+    return best[0], best[1], np.sum(np.stack(xs)) if n > 0 else 0.0
+
+
+def test_list_item_written_under_if_in_staged_loop_next_to_an_appended_list():
+    converted = ag.convert(list_item_under_if_in_loop)
+    for n in [1, 2, 5]:
+        _same(list_item_under_if_in_loop(np.int64(n)), converted(np.int64(n)), str(n))
+    assert converted.trace_count == 1

@@ -37,6 +37,9 @@ from runtime import Tracer, TracingError, current_builder
 from runtime.errors import AutographError
 from runtime.source import is_library_file, is_user_file, location_note, user_source
 
+from ..pyct.errors import ConversionError
+from .lists import TracedList
+
 
 class ObjectState:
     """A plain object packed for a staged block: its class and its attributes.
@@ -378,25 +381,36 @@ def _write_back(target, parts: dict):
 class _ListItemWritten(AutographError):
     """A list a staged loop carries as a stack (`TracedList`) had an item written."""
 
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
 
 def staged_loop(state: tuple, names: tuple, stage, stack_lists):
     """`stage(block, packed)` for a staged loop, `packed` with its lists stacked by
-    `stack_lists` (lists appended in the loop); where the body writes an item of
-    one, the loop is traced again with its lists kept as lists of fixed length."""
-    block = Block(state, names, loop=True)
+    `stack_lists` (lists appended in the loop); a list whose item the body writes
+    is traced again as a list of fixed length."""
     builder = current_builder()
     mark = len(builder.eqns)
-    try:
-        return block.restore(stage(block, stack_lists(block.packed)))
-    except _ListItemWritten:
-        del builder.eqns[mark:]
-    block = Block(state, names, loop=True)
-    return block.restore(stage(block, block.packed))
+    written: set = set()
+    while True:
+        block = Block(state, names, loop=True)
+        stacked = stack_lists(block.packed)
+        packed = tuple(v if i < len(names) and names[i] in written else stacked[i]
+                       for i, v in enumerate(block.packed))
+        try:
+            return block.restore(stage(block, packed))
+        except _ListItemWritten as error:
+            if error.name in written or error.name not in names:
+                raise TracingError(f"item assignment `{error.name}[...] = ...` to a list "
+                                   f"a staged loop appends to is not supported") from None
+            written.add(error.name)
+            del builder.eqns[mark:]
 
 
 def set_item(target, index, value, label: str):
     """`target[index] = value` on a dict, list or other non-array; returns `target`."""
-    if hasattr(type(target), "__tree_flatten__") and type(target).__name__ == "TracedList":
+    if isinstance(target, TracedList):
         if _frames.stack:
             raise _ListItemWritten(label)
         raise TracingError(f"item assignment `{label}[...] = ...` to a list filled in a "
@@ -422,10 +436,10 @@ def set_attribute(target, name: str, value, label: str):
 
 
 def _refuse(what: str, target):
-    from ..pyct.errors import ConversionError
     if type(target) in (dict, list) or is_plain_object(target):
-        why = ("it is not part of the block's state (a container the block reads from "
-               "outside, or a global); bind it to a local name the function assigns")
+        why = ("the block does not carry it as state (it is a global, a closure's, or "
+               "passed to a function that writes it: there, return it and assign the "
+               "result in the block, `d = f(d)`)")
     elif isinstance(target, (np.ndarray, Tracer)):
         why = "arrays are written by the array update"
     else:
