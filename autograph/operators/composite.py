@@ -12,18 +12,25 @@ So the containers in a staged block's state (dicts, lists, and objects of
 plain user classes, nested ones too) are *threaded*: `Block` packs them into
 trees whose leaves the staged primitive carries (an object becomes an
 `ObjectState` of its attributes), each trace of a branch or body gets FRESH
-copies to write (`setitem`/`setattr_` refuse writes to anything else inside a
-staged block), and after the block the results are written back into the
+copies to write, and after the block the results are written back into the
 ORIGINAL containers, so aliases and the caller see the change as in Python.
+
+A local container the block does not have as state but that a trace changes
+(a called function writes it, `d.update(...)`, `self.step()`) is found by the
+write (`setitem`/`setattr_`) or by comparing the locals' containers after the
+trace: the block is traced again carrying it too (`staged_block`), its
+values installed in the user's container while tracing and put back after.
+A list a staged loop stacks (it appends to it) whose item the body writes is
+traced again as a list of fixed length.
 
 What Python would leave and a graph cannot follow is a `TracingError`: a key,
 attribute or list length present after one branch and not the other (or
 changed by a staged loop), and a container changed in place on one path and
 replaced by a new one on another. A name bound to a new container on every
-path gets a fresh container, as `d = {...}` would. Objects of classes that are
-not plain (`__slots__`, a custom `__setattr__`/`__getattr__`, library or
-builtin classes) are carried as they are; writing their attributes inside a
-staged block is refused.
+path gets a fresh container, as `d = {...}` would. Writes inside a staged
+block to a global's or a closure's container, and to attributes of objects
+whose class is not plain (`__slots__`, its own `__setattr__`/`__getattr__`, a
+library or builtin class), are refused (`ConversionError`).
 """
 from __future__ import annotations
 
@@ -36,6 +43,7 @@ import numpy as np
 from runtime import Tracer, TracingError, current_builder
 from runtime.errors import AutographError
 from runtime.source import is_library_file, is_user_file, location_note, user_source
+from runtime.tree import flatten
 
 from ..pyct.errors import ConversionError
 from .lists import TracedList
@@ -44,7 +52,6 @@ from .lists import TracedList
 class ObjectState:
     """A plain object packed for a staged block: its class and its attributes.
 
-    >>> from runtime.tree import flatten
     >>> class Point: pass
     >>> packed = ObjectState(Point, {"x": 1.0, "y": 2.0})
     >>> leaves, tree = flatten(packed)
@@ -127,14 +134,15 @@ def pack(value, on_container=None, path=(), active=None, cycle_leaf=None):
 
 class _Frames(threading.local):
     def __init__(self):
-        self.stack = []   # one {id(copy): _Copy} per staged body being traced
+        self.stack = []   # (block, {id(container): _Copy}) per staged body being traced
 
 
 _frames = _Frames()
 
 
 class _Copy:
-    """A fresh container handed to a trace, standing for `origin` (or None)."""
+    """A container a trace may write, standing for `origin` (or None): a fresh copy,
+    or the user's container itself where the block carries it by installing values."""
 
     __slots__ = ("value", "origin", "snapshot")
 
@@ -145,11 +153,29 @@ class _Copy:
         return _contents(self.value) != self.snapshot
 
 
+def _items(container) -> dict:
+    kind = type(container)
+    return container if kind is dict else dict(enumerate(container)) if kind is list \
+        else container.fields if kind is ObjectState else vars(container)
+
+
 def _contents(container):
     """What identifies a container's contents: its keys (or length) and its items' ids."""
-    items = container if type(container) is dict else \
-        dict(enumerate(container)) if type(container) is list else vars(container)
-    return [(k, id(v)) for k, v in items.items()]
+    return [(k, id(v)) for k, v in _items(container).items()]
+
+
+def _same_items(a: dict, b: dict) -> bool:
+    return len(a) == len(b) and all(k in b and b[k] is v for k, v in a.items()) \
+        and list(a) == list(b)
+
+
+def _set_contents(container, items: dict):
+    if type(container) is list:
+        container[:] = list(items.values())
+    else:
+        target = container if type(container) is dict else vars(container)
+        target.clear()
+        target.update(items)
 
 
 def _origin_or_self(frame, container):
@@ -158,30 +184,51 @@ def _origin_or_self(frame, container):
 
 
 def is_threaded(target) -> bool:
-    """True outside staged blocks, and for the fresh containers the innermost staged
-    block being traced threads (which it may write)."""
-    return not _frames.stack or id(target) in _frames.stack[-1]
+    """True outside staged blocks, and for the containers the innermost staged block
+    being traced carries (which it may write)."""
+    return not _frames.stack or id(target) in _frames.stack[-1][1]
+
+
+class _Retry(AutographError):
+    """`block` must be traced again, carrying `containers` too (or keeping `list_name`
+    a list): raised where a trace writes a container the block does not carry yet."""
+
+    def __init__(self, block, containers=(), list_name=None):
+        super().__init__("retrace")
+        self.block, self.containers, self.list_name = block, list(containers), list_name
 
 
 class Block:
     """The composite state of one staged `if` or loop.
 
-    `Block(state, names)` packs `state`; `branch(fn)` (an `if`'s branches, which
-    take the state spread) and `step(fn)` (a loop's test and body, which take
-    the state tuple) wrap the functions the staged primitive traces;
+    `Block(state, names, extra=[(label, container)])` packs `state` and the
+    containers it carries besides (see `staged_block`); `branch(fn)` (an `if`'s
+    branches, which take the state spread) and `step(fn)` (a loop's test and
+    body, which take the state tuple) wrap the functions the primitive traces;
     `restore(result)` writes the primitive's results back.
     """
 
-    def __init__(self, state: tuple, names: tuple, loop: bool = False):
-        self.names, self.loop = names, loop
+    def __init__(self, state: tuple, names: tuple, loop: bool = False, extra=()):
+        self.n, self.loop = len(state), loop
+        self.names = tuple(names) + tuple(label for label, _ in extra)
+        self.extra = [c for _, c in extra]
         self.origins: dict = {}          # path -> the user's container there
-        self.packed = pack(tuple(state), self.origins.__setitem__)
+        self.packed = pack(tuple(state) + tuple(self.extra), self.origins.__setitem__)
         self.seen: dict = {}             # path -> [(origin or None, changed)] per trace
         self.trees: list = []            # the structure of each trace's output state
+        self.saved = {id(c): (c, dict(_items(c))) for path, c in self.origins.items()
+                      if path[0] >= self.n}
         carried = {id(c) for c in self.origins.values()}
-        self.watched = {name: (v, _contents(v)) for name, v in _user_locals().items()
-                        if id(v) not in carried and (type(v) in (dict, list) or
-                                                     is_plain_object(v))}
+        self.watched: dict = {}          # id -> (container, its items, label) of other locals
+        local = _user_locals()
+        for name, value in local.items():
+            for c, label in _containers(value, name):
+                if id(c) not in carried:
+                    self.watched.setdefault(id(c), (c, dict(_items(c)), label))
+        # other objects that existed before the block (writing them in a trace is refused)
+        self.known = {id(v) for v in [*flatten(self.packed)[0], *local.values()]
+                      if not isinstance(v, (Tracer, np.ndarray, np.generic, int, float,
+                                            complex, str, bytes, type(None)))}
 
     def branch(self, fn):
         return lambda *state: self._run(fn, state, spread=True)
@@ -194,20 +241,31 @@ class Block:
     def _run(self, fn, state, spread, result_is_state=True):
         frame: dict = {}
         memo: dict = {}
-        fresh = tuple(self._unpack(v, (i,), frame, memo) for i, v in enumerate(state))
-        _frames.stack.append(frame)
+        fresh = tuple(self._unpack(v, (i,), frame, memo) for i, v in enumerate(state[:self.n]))
+        _frames.stack.append((self, frame))
         try:
+            for i in range(self.n, len(state)):
+                self._install(state[i], (i,), frame, memo)
             out = fn(*fresh) if spread else fn(fresh)
+            if not result_is_state or not isinstance(out, tuple):
+                return out
+            packed = pack(tuple(out) + tuple(self.extra),
+                          lambda path, c: self._record(path, frame.get(id(c))),
+                          cycle_leaf=lambda c: _origin_or_self(frame, c))
         finally:
             _frames.stack.pop()
-        if not result_is_state or not isinstance(out, tuple):
-            return out
-        packed = pack(out, lambda path, c: self._record(path, frame.get(id(c)), c),
-                      cycle_leaf=lambda c: _origin_or_self(frame, c))
+            self.put_back()
         self._check_structure(packed)
         return packed
 
+    def put_back(self):
+        """The carried containers as they were before the block (a trace wrote them)."""
+        for container, items in self.saved.values():
+            if not _same_items(_items(container), items):
+                _set_contents(container, items)
+
     def _unpack(self, value, path, frame, memo):
+        """A fresh copy of the packed `value` for a trace to write."""
         kind = type(value)
         if kind is tuple or (isinstance(value, tuple) and hasattr(kind, "_fields")):
             items = [self._unpack(v, path + (i,), frame, memo) for i, v in enumerate(value)]
@@ -220,17 +278,27 @@ class Block:
         copy = value.cls.__new__(value.cls) if kind is ObjectState else kind()
         if origin is not None:
             memo[id(origin)] = copy
-        items = dict(enumerate(value)) if kind is list else \
-            value if kind is dict else value.fields
-        parts = {k: self._unpack(v, path + (k,), frame, memo) for k, v in items.items()}
-        if kind is list:
-            copy.extend(parts.values())
-        else:
-            (copy if kind is dict else vars(copy)).update(parts)
+        parts = {k: self._unpack(v, path + (k,), frame, memo) for k, v in _items(value).items()}
+        _set_contents(copy, parts)
         frame[id(copy)] = _Copy(copy, origin)
         return copy
 
-    def _record(self, path, copy, container):
+    def _install(self, value, path, frame, memo):
+        """The user's container at `path` holding the packed `value` (the trace's
+        inputs), for code that reads it other than through the block's state."""
+        origin = self.origins.get(path)
+        if type(origin) is not (value.cls if type(value) is ObjectState else type(value)):
+            return self._unpack(value, path, frame, memo)
+        if id(origin) in memo:
+            return memo[id(origin)]
+        memo[id(origin)] = origin
+        parts = {k: self._install(v, path + (k,), frame, memo)
+                 for k, v in _items(value).items()}
+        _set_contents(origin, parts)
+        frame[id(origin)] = _Copy(origin, origin)
+        return origin
+
+    def _record(self, path, copy):
         if copy is None:
             self.seen.setdefault(path, []).append((None, False))
         else:
@@ -253,18 +321,24 @@ class Block:
                     f"cannot follow; give the container the same keys, attributes and "
                     f"length on every path (set them before the block)")
 
+    def changed_outside(self) -> list:
+        """The local containers the block does not carry that its traces changed."""
+        return [(label, c) for c, items, label in self.watched.values()
+                if not _same_items(_items(c), items)]
+
     def restore(self, result: tuple) -> tuple:
         """The staged block's results, with the user's containers updated in place."""
-        for name, (container, contents) in self.watched.items():
-            if _contents(container) != contents:
-                raise TracingError(
-                    f"{name!r} is changed inside an `if` or loop on a traced value"
-                    f"{location_note(user_source())} by a call (such as `{name}.update(...)`, "
-                    f"`.pop(...)`, `.sort()`, or a method setting an attribute), but is not "
-                    f"the block's state: the block is traced once, so the change would "
-                    f"happen once; write its items or attributes in the block "
-                    f"(`{name}[k] = v`, `{name}.a = v`) so that it is carried")
-        return tuple(self._restore(v, (i,)) for i, v in enumerate(result))
+        changed = self.changed_outside()
+        if changed:
+            raise _Retry(self, changed)
+        restored = tuple(self._restore(v, (i,)) for i, v in enumerate(result))
+        return restored[:self.n]
+
+    def undo_outside(self):
+        """Puts back the local containers a trace changed without the block carrying them."""
+        for container, items, _ in self.watched.values():
+            if not _same_items(_items(container), items):
+                _set_contents(container, items)
 
     def _restore(self, value, path):
         kind = type(value)
@@ -273,16 +347,12 @@ class Block:
             return kind(*items) if kind is not tuple else tuple(items)
         if kind not in (dict, list, ObjectState):
             return value
-        items = dict(enumerate(value)) if kind is list else \
-            value if kind is dict else value.fields
-        parts = {k: self._restore(v, path + (k,)) for k, v in items.items()}
+        parts = {k: self._restore(v, path + (k,)) for k, v in _items(value).items()}
         target = self._target(path)
         if target is None:
-            if kind is ObjectState:
-                target = value.cls.__new__(value.cls)
-                vars(target).update(parts)
-                return target
-            return list(parts.values()) if kind is list else parts
+            target = value.cls.__new__(value.cls) if kind is ObjectState else kind()
+            _set_contents(target, parts)
+            return target
         _write_back(target, parts)
         return target
 
@@ -316,6 +386,22 @@ class Block:
                 else f"[{key!r}]"
             container = self.origins.get(path[:depth + 1])
         return label
+
+
+def _containers(value, name: str) -> list:
+    """The containers in `value` (itself included), each with its label (`d['a']`, `obj.xs`)."""
+    found: dict = {}
+
+    def met(path, container):
+        if not path:
+            found[path] = (container, name)
+            return
+        parent, label = found[path[:-1]]
+        key = path[-1]
+        found[path] = (container, f"{label}.{key}" if is_plain_object(parent)
+                       else f"{label}[{key!r}]")
+    pack(value, met)
+    return list(found.values())
 
 
 def _user_locals() -> dict:
@@ -378,46 +464,94 @@ def _write_back(target, parts: dict):
             setattr(target, key, value)
 
 
-class _ListItemWritten(AutographError):
-    """A list a staged loop carries as a stack (`TracedList`) had an item written."""
-
-    def __init__(self, name: str):
-        super().__init__(name)
-        self.name = name
+_MAX_RETRACES = 16
 
 
-def staged_loop(state: tuple, names: tuple, stage, stack_lists):
-    """`stage(block, packed)` for a staged loop, `packed` with its lists stacked by
-    `stack_lists` (lists appended in the loop); a list whose item the body writes
-    is traced again as a list of fixed length."""
+def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_lists=None):
+    """`stage(block, packed)`: a staged `if` (`loop=False`) or loop, its composite state
+    threaded by a `Block`, the result written back.
+
+    A trace that writes a container the block does not carry (one a called
+    function writes, a global, a closure's, or one changed by a method call) has
+    the block traced again carrying it too: installed as the trace's values in the
+    user's container while tracing, put back after, written back after the block.
+    In a loop, `stack_lists` stacks the lists of its state (the lists it appends
+    to); one whose item the body writes is traced again as a list of fixed length.
+    """
     builder = current_builder()
     mark = len(builder.eqns)
-    written: set = set()
-    while True:
-        block = Block(state, names, loop=True)
-        stacked = stack_lists(block.packed)
-        packed = tuple(v if i < len(names) and names[i] in written else stacked[i]
-                       for i, v in enumerate(block.packed))
+    extra: dict = {}      # id -> (label, container) carried besides the state
+    lists: set = set()    # names of lists whose items a loop writes
+    for _ in range(_MAX_RETRACES):
+        block = Block(state, names, loop, list(extra.values()))
+        packed = block.packed
+        if stack_lists is not None:
+            stacked = stack_lists(packed[:len(state)])
+            packed = tuple(v if i >= len(state) or names[i] in lists else stacked[i]
+                           for i, v in enumerate(packed))
         try:
             return block.restore(stage(block, packed))
-        except _ListItemWritten as error:
-            if error.name in written or error.name not in names:
-                raise TracingError(f"item assignment `{error.name}[...] = ...` to a list "
-                                   f"a staged loop appends to is not supported") from None
-            written.add(error.name)
+        except _Retry as retry:
+            block.undo_outside()
+            if retry.block is not block:
+                raise
+            if retry.list_name is not None:
+                if retry.list_name in lists or retry.list_name not in names:
+                    raise TracingError(
+                        f"item assignment `{retry.list_name}[...] = ...` to a list a "
+                        f"staged loop appends to{location_note(user_source())} is not "
+                        f"supported; write an item of an array instead") from None
+                lists.add(retry.list_name)
+            for label, container in retry.containers:
+                extra.setdefault(id(container), (label, container))
             del builder.eqns[mark:]
+    raise TracingError(f"a staged block kept finding containers to carry"
+                       f"{location_note(user_source())}")
+
+
+def _innermost():
+    return _frames.stack[-1][0] if _frames.stack else None
+
+
+def _carry_or_refuse(what: str, target, label: str):
+    """Inside a staged block, a write to a container it does not carry yet: a local
+    container of the converted code (or one an outer block carries) has the block
+    traced again carrying it; a global's or a closure's is refused, as is an object
+    that cannot be carried; one made while tracing the body is written as it is."""
+    block = _innermost()
+    if block is None:
+        return
+    local = any(id(target) in frame or id(target) in b.watched or id(target) in b.saved
+                for b, frame in _frames.stack)
+    if local and (type(target) in (dict, list) or is_plain_object(target)):
+        raise _Retry(block, [(label, target)])
+    if local or any(id(target) in b.known for b, _ in _frames.stack) \
+            or _reached_from_outside(label):
+        _refuse(what, target)
+
+
+def _reached_from_outside(label: str) -> bool:
+    """True where `label`'s root names a global or a closure's variable of the code
+    writing (its container existed before the trace)."""
+    frame = sys._getframe(1)
+    while frame is not None and is_library_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    if frame is None:
+        return True
+    root = label.split(".")[0].split("[")[0].strip()
+    return root not in frame.f_code.co_varnames or root in frame.f_code.co_freevars
 
 
 def set_item(target, index, value, label: str):
     """`target[index] = value` on a dict, list or other non-array; returns `target`."""
     if isinstance(target, TracedList):
         if _frames.stack:
-            raise _ListItemWritten(label)
+            raise _Retry(_frames.stack[-1][0], list_name=label)
         raise TracingError(f"item assignment `{label}[...] = ...` to a list filled in a "
                            f"staged loop{location_note(user_source())} is not supported; "
                            f"write an item of an array made with np.stack({label}) instead")
     if not is_threaded(target):
-        _refuse(f"item assignment `{label}[...] = ...`", target)
+        _carry_or_refuse(f"item assignment `{label}[...] = ...`", target, label)
     if type(target) is list and isinstance(index, Tracer):
         raise TracingError(
             f"`{label}[i] = ...` with a traced index i writes a Python list"
@@ -430,16 +564,16 @@ def set_item(target, index, value, label: str):
 def set_attribute(target, name: str, value, label: str):
     """`target.name = value`; returns `target`."""
     if not is_threaded(target):
-        _refuse(f"attribute assignment `{label}.{name} = ...`", target)
+        _carry_or_refuse(f"attribute assignment `{label}.{name} = ...`", target, label)
     setattr(target, name, value)
     return target
 
 
 def _refuse(what: str, target):
     if type(target) in (dict, list) or is_plain_object(target):
-        why = ("the block does not carry it as state (it is a global, a closure's, or "
-               "passed to a function that writes it: there, return it and assign the "
-               "result in the block, `d = f(d)`)")
+        why = ("the block cannot carry it as state (it is reached through a global or a "
+               "closure's variable); make it a local variable of the function, or pass "
+               "it in as an argument")
     elif isinstance(target, (np.ndarray, Tracer)):
         why = "arrays are written by the array update"
     else:

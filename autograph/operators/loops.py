@@ -18,7 +18,7 @@ from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
 
-from .composite import staged_loop
+from .composite import staged_block
 from .in_place import staged_writing
 from .lists import stage_lists
 from .staging import staging
@@ -56,10 +56,10 @@ def _while(cond_fn, body_fn, state, names):
         pred = read_if_variable(cond_fn(state))
         if isinstance(pred, Tracer):
             del builder.eqns[mark:]  # the probe is traced again as the loop's condition
-            return staged_loop(state, names, lambda block, packed: staged_writing(
+            return staged_block(state, names, lambda block, packed: staged_writing(
                 lambda s: runtime.while_loop(block.step(cond_fn, result_is_state=False),
-                                             block.step(body_fn), s, names=names),
-                packed, names), stage_lists)  # dicts, lists, objects: written back
+                                             block.step(body_fn), s, names=block.names),
+                packed, block.names), loop=True, stack_lists=stage_lists)  # dicts, lists..
         if not pred:
             return state
         state = body_fn(state)
