@@ -34,7 +34,6 @@ library or builtin class), are refused (`ConversionError`).
 """
 from __future__ import annotations
 
-import functools
 import sys
 import threading
 
@@ -42,94 +41,23 @@ import numpy as np
 
 from runtime import Tracer, TracingError, current_builder
 from runtime.errors import AutographError
-from runtime.source import is_library_file, is_user_file, location_note, user_source
+from runtime.source import is_library_file, location_note, user_source
 from runtime.tree import flatten
 
 from ..pyct.errors import ConversionError
+from .containers import (
+    ObjectState,
+    contents,
+    containers_in,
+    difference,
+    is_plain_object,
+    items_of,
+    pack,
+    same_items,
+    set_contents,
+    write_back,
+)
 from .lists import TracedList
-
-
-class ObjectState:
-    """A plain object packed for a staged block: its class and its attributes.
-
-    >>> class Point: pass
-    >>> packed = ObjectState(Point, {"x": 1.0, "y": 2.0})
-    >>> leaves, tree = flatten(packed)
-    >>> leaves
-    [1.0, 2.0]
-    >>> tree.unflatten([3.0, 4.0])
-    ObjectState(Point, {'x': 3.0, 'y': 4.0})
-    """
-
-    __slots__ = ("cls", "fields")
-
-    def __init__(self, cls, fields: dict):
-        self.cls, self.fields = cls, fields
-
-    def __tree_flatten__(self):
-        return list(self.fields.values()), (self.cls, tuple(self.fields))
-
-    @classmethod
-    def __tree_unflatten__(cls, aux, children):
-        return cls(aux[0], dict(zip(aux[1], children)))
-
-    def __repr__(self):
-        return f"ObjectState({self.cls.__name__}, {self.fields!r})"
-
-
-def is_plain_object(value) -> bool:
-    """An instance of a user class whose attributes live in its `__dict__` and are set
-    as Python sets them (no `__slots__`, no `__setattr__`/`__getattr__` of its own)."""
-    return hasattr(value, "__dict__") and not isinstance(value, type) \
-        and _plain_class(type(value))
-
-
-@functools.lru_cache(maxsize=1024)
-def _plain_class(cls) -> bool:
-    if hasattr(cls, "__tree_flatten__"):
-        return False
-    for k in cls.__mro__[:-1]:
-        own = vars(k)
-        if "__slots__" in own or any(m in own for m in _CUSTOM_ACCESS):
-            return False
-        module = sys.modules.get(k.__module__)
-        if not is_user_file(getattr(module, "__file__", None) or "<unknown>"):
-            return False
-    return True
-
-
-_CUSTOM_ACCESS = ("__setattr__", "__getattr__", "__getattribute__", "__delattr__")
-
-
-def pack(value, on_container=None, path=(), active=None, cycle_leaf=None):
-    """`value` with its dicts, lists and plain objects rebuilt as trees of their parts.
-
-    `on_container(path, container)` is told of each container met. A container
-    met again on the way down (a cycle, as `node.parent.child`) is a leaf,
-    `cycle_leaf(container)` where given.
-    """
-    active = set() if active is None else active
-
-    def part(v, key):
-        return pack(v, on_container, path + (key,), active, cycle_leaf)
-    kind = type(value)
-    if kind is tuple or (isinstance(value, tuple) and hasattr(kind, "_fields")):
-        items = [part(v, i) for i, v in enumerate(value)]
-        return kind(*items) if kind is not tuple else tuple(items)
-    if not (kind in (dict, list) or is_plain_object(value)):
-        return value
-    if id(value) in active:
-        return cycle_leaf(value) if cycle_leaf is not None else value
-    if on_container is not None:
-        on_container(path, value)
-    active.add(id(value))
-    try:
-        if kind is list:
-            return [part(v, i) for i, v in enumerate(value)]
-        fields = {k: part(v, k) for k, v in (value if kind is dict else vars(value)).items()}
-        return fields if kind is dict else ObjectState(kind, fields)
-    finally:
-        active.discard(id(value))
 
 
 class _Frames(threading.local):
@@ -147,35 +75,10 @@ class _Copy:
     __slots__ = ("value", "origin", "snapshot")
 
     def __init__(self, value, origin):
-        self.value, self.origin, self.snapshot = value, origin, _contents(value)
+        self.value, self.origin, self.snapshot = value, origin, contents(value)
 
     def changed(self) -> bool:
-        return _contents(self.value) != self.snapshot
-
-
-def _items(container) -> dict:
-    kind = type(container)
-    return container if kind is dict else dict(enumerate(container)) if kind is list \
-        else container.fields if kind is ObjectState else vars(container)
-
-
-def _contents(container):
-    """What identifies a container's contents: its keys (or length) and its items' ids."""
-    return [(k, id(v)) for k, v in _items(container).items()]
-
-
-def _same_items(a: dict, b: dict) -> bool:
-    return len(a) == len(b) and all(k in b and b[k] is v for k, v in a.items()) \
-        and list(a) == list(b)
-
-
-def _set_contents(container, items: dict):
-    if type(container) is list:
-        container[:] = list(items.values())
-    else:
-        target = container if type(container) is dict else vars(container)
-        target.clear()
-        target.update(items)
+        return contents(self.value) != self.snapshot
 
 
 def _origin_or_self(frame, container):
@@ -216,15 +119,15 @@ class Block:
         self.packed = pack(tuple(state) + tuple(self.extra), self.origins.__setitem__)
         self.seen: dict = {}             # path -> [(origin or None, changed)] per trace
         self.trees: list = []            # the structure of each trace's output state
-        self.saved = {id(c): (c, dict(_items(c))) for path, c in self.origins.items()
+        self.saved = {id(c): (c, dict(items_of(c))) for path, c in self.origins.items()
                       if path[0] >= self.n}
         carried = {id(c) for c in self.origins.values()}
         self.watched: dict = {}          # id -> (container, its items, label) of other locals
         local = _user_locals()
         for name, value in local.items():
-            for c, label in _containers(value, name):
+            for c, label in containers_in(value, name):
                 if id(c) not in carried:
-                    self.watched.setdefault(id(c), (c, dict(_items(c)), label))
+                    self.watched.setdefault(id(c), (c, dict(items_of(c)), label))
         # other objects that existed before the block (writing them in a trace is refused)
         self.known = {id(v) for v in [*flatten(self.packed)[0], *local.values()]
                       if not isinstance(v, (Tracer, np.ndarray, np.generic, int, float,
@@ -261,8 +164,8 @@ class Block:
     def put_back(self):
         """The carried containers as they were before the block (a trace wrote them)."""
         for container, items in self.saved.values():
-            if not _same_items(_items(container), items):
-                _set_contents(container, items)
+            if not same_items(items_of(container), items):
+                set_contents(container, items)
 
     def _unpack(self, value, path, frame, memo):
         """A fresh copy of the packed `value` for a trace to write."""
@@ -278,8 +181,8 @@ class Block:
         copy = value.cls.__new__(value.cls) if kind is ObjectState else kind()
         if origin is not None:
             memo[id(origin)] = copy
-        parts = {k: self._unpack(v, path + (k,), frame, memo) for k, v in _items(value).items()}
-        _set_contents(copy, parts)
+        parts = {k: self._unpack(v, path + (k,), frame, memo) for k, v in items_of(value).items()}
+        set_contents(copy, parts)
         frame[id(copy)] = _Copy(copy, origin)
         return copy
 
@@ -293,8 +196,8 @@ class Block:
             return memo[id(origin)]
         memo[id(origin)] = origin
         parts = {k: self._install(v, path + (k,), frame, memo)
-                 for k, v in _items(value).items()}
-        _set_contents(origin, parts)
+                 for k, v in items_of(value).items()}
+        set_contents(origin, parts)
         frame[id(origin)] = _Copy(origin, origin)
         return origin
 
@@ -312,7 +215,7 @@ class Block:
         if reference is None:
             return
         for i, (a, b) in enumerate(zip(reference, packed)):
-            problem = _difference(a, b, self._label((i,)))
+            problem = difference(a, b, self._label((i,)))
             if problem:
                 where = ("a loop on a traced value changes it" if self.loop else
                          "it differs between the branches of an `if` on a traced value")
@@ -324,7 +227,7 @@ class Block:
     def changed_outside(self) -> list:
         """The local containers the block does not carry that its traces changed."""
         return [(label, c) for c, items, label in self.watched.values()
-                if not _same_items(_items(c), items)]
+                if not same_items(items_of(c), items)]
 
     def restore(self, result: tuple) -> tuple:
         """The staged block's results, with the user's containers updated in place."""
@@ -337,8 +240,8 @@ class Block:
     def undo_outside(self):
         """Puts back the local containers a trace changed without the block carrying them."""
         for container, items, _ in self.watched.values():
-            if not _same_items(_items(container), items):
-                _set_contents(container, items)
+            if not same_items(items_of(container), items):
+                set_contents(container, items)
 
     def _restore(self, value, path):
         kind = type(value)
@@ -347,13 +250,13 @@ class Block:
             return kind(*items) if kind is not tuple else tuple(items)
         if kind not in (dict, list, ObjectState):
             return value
-        parts = {k: self._restore(v, path + (k,)) for k, v in _items(value).items()}
+        parts = {k: self._restore(v, path + (k,)) for k, v in items_of(value).items()}
         target = self._target(path)
         if target is None:
             target = value.cls.__new__(value.cls) if kind is ObjectState else kind()
-            _set_contents(target, parts)
+            set_contents(target, parts)
             return target
-        _write_back(target, parts)
+        write_back(target, parts)
         return target
 
     def _target(self, path):
@@ -388,22 +291,6 @@ class Block:
         return label
 
 
-def _containers(value, name: str) -> list:
-    """The containers in `value` (itself included), each with its label (`d['a']`, `obj.xs`)."""
-    found: dict = {}
-
-    def met(path, container):
-        if not path:
-            found[path] = (container, name)
-            return
-        parent, label = found[path[:-1]]
-        key = path[-1]
-        found[path] = (container, f"{label}.{key}" if is_plain_object(parent)
-                       else f"{label}[{key!r}]")
-    pack(value, met)
-    return list(found.values())
-
-
 def _user_locals() -> dict:
     """The local variables (not a closure's) of the converted code running the staged block."""
     frame = sys._getframe(1)
@@ -417,51 +304,6 @@ def _user_locals() -> dict:
 
 def _copy_hint(container, label):
     return f"copy.copy({label})" if is_plain_object(container) else f"{label}.copy()"
-
-
-def _difference(a, b, label):
-    """A line saying how the containers of `a` and `b` differ in shape, or ''."""
-    if type(a) is not type(b) or type(a) not in (dict, list, ObjectState, tuple):
-        return ""
-    if type(a) is list and len(a) != len(b):
-        return f"list {label!r} has length {len(a)} on one path and {len(b)} on another"
-    if type(a) is ObjectState and a.cls is not b.cls:
-        return ""
-    items_a = dict(enumerate(a)) if type(a) in (list, tuple) else \
-        a if type(a) is dict else a.fields
-    items_b = dict(enumerate(b)) if type(b) in (list, tuple) else \
-        b if type(b) is dict else b.fields
-    if list(items_a) != list(items_b):
-        only = [k for k in items_a if k not in items_b] + [k for k in items_b if k not in items_a]
-        what = "attribute" if type(a) is ObjectState else "key"
-        if only:
-            return f"{what} {only[0]!r} of {label!r} is set on one path and not on another"
-        return f"the keys of {label!r} are in a different order on two paths"
-    for k in items_a:
-        sub = f"{label}.{k}" if type(a) is ObjectState else f"{label}[{k!r}]"
-        problem = _difference(items_a[k], items_b[k], sub)
-        if problem:
-            return problem
-    return ""
-
-
-def _write_back(target, parts: dict):
-    """Makes the user's container `target` hold `parts`, in place."""
-    if type(target) is list:
-        if len(target) != len(parts) or any(a is not b for a, b in zip(target, parts.values())):
-            target[:] = list(parts.values())
-        return
-    if type(target) is dict:
-        if list(target) != list(parts):
-            target.clear()
-        target.update({k: v for k, v in parts.items() if k not in target or target[k] is not v})
-        return
-    current = vars(target)
-    for key in [k for k in current if k not in parts]:
-        delattr(target, key)
-    for key, value in parts.items():
-        if key not in current or current[key] is not value:
-            setattr(target, key, value)
 
 
 _MAX_RETRACES = 16
