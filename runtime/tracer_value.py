@@ -119,14 +119,9 @@ class Tracer:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(len(self)))
 
-    def __setitem__(self, index, value):
-        raise TracingError(
-            f"item assignment on traced values is not supported{location_note(user_source())}; "
-            f"build the new array with np.where, np.concatenate or np.stack")
-
     # -- array methods ---------------------------------------------------------
-    # `__getitem__` and `astype` are installed by the ops that implement them
-    # (runtime/ops/indexing.py, runtime/ops/creation.py), with `tracer_method`.
+    # `__getitem__`, `__setitem__` and `astype` are installed by the ops that implement
+    # them (runtime/ops/indexing.py, updates.py, creation.py), with `tracer_method`.
 
     @property
     def T(self):
@@ -286,8 +281,7 @@ def write_in_place(target, result, what, ufunc=None, other=None, rebinds=False):
         raise TracingError(
             f"in-place `{what}` on {name}, which shares memory with another "
             f"array (a view such as x[1:], x.T or x.reshape(...), or an array with views)"
-            f"{location_note(user_source())}: NumPy would change both; write "
-            f"`x = x {_SYMBOLS.get(what, 'op')} ...` to make a new array instead")
+            f"{location_note(user_source())}: NumPy would change both; {_hint(what)}")
     target.node = result.node
     return target
 
@@ -298,6 +292,12 @@ dispatch.is_traced = lambda x: isinstance(x, Tracer)
 _SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//",
             "remainder": "%", "power": "**", "matmul": "@", "bitwise_and": "&",
             "bitwise_or": "|", "bitwise_xor": "^", "left_shift": "<<", "right_shift": ">>"}
+
+
+def _hint(what: str) -> str:
+    if what == "setitem":
+        return "copy the array first (`x = x.copy()`) to write only to it"
+    return f"write `x = x {_SYMBOLS.get(what, 'op')} ...` to make a new array instead"
 
 
 def _check_in_place_cast(ufunc, target, other):

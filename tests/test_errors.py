@@ -87,14 +87,16 @@ def test_unsupported_ufunc_method_is_named():
         g(np.arange(3.0))
 
 
-def test_item_assignment_on_traced_values_is_a_tracing_error():
+def test_item_assignment_on_a_viewed_traced_value_is_a_tracing_error():
     def f(x):
-        x[0] = 1.0
-        return x
+        tail = x[1:]
+        x[1] = 1.0
+        return tail
     g = ag.convert(f)
     with pytest.raises(ag.TracingError) as info:
         g(np.zeros(3))
-    assert line_of(f, "x[0] = 1.0") in str(info.value)
+    assert line_of(f, "x[1] = 1.0") in str(info.value)
+    assert "'x'" in str(info.value) and "'tail'" in str(info.value)
 
 
 # -- kernel errors at run time ---------------------------------------------------------------

@@ -32,6 +32,12 @@ PRED = S(dtype="bool")
 C_LEFT = np.arange(1, 4)                      # a NumPy constant
 
 
+def _written(x, index, value):
+    y = x.copy()
+    y[index] = value
+    return y
+
+
 # -- indexing ----------------------------------------------------------------------------
 INDEXING = [
     Row("x[1]", lambda x: x[1]), Row("x[-1,2]", lambda x: x[-1, 2]),
@@ -67,6 +73,18 @@ INDEXING = [
     Row("take(x,idx,axis=1)", lambda x, i: np.take(x, i, axis=1), (X, IDX)),
     Row("take(x,idx)", lambda x, i: np.take(x, i), (X, IDX)),
     Row("take(x,[0,2],axis=-1)", lambda x: np.take(x, [0, 2], axis=-1)),
+    # item writes (`index_update`): y = x.copy(); y[index] = value
+    Row("x[1]=v", lambda x, v: _written(x, 1, v), (X, V)),
+    Row("x[:,0]=1", lambda x: _written(x, (slice(None), 0), 1)),
+    Row("x[...,::2]=x[...,:1]", lambda x: _written(x, (..., slice(None, None, 2)), x[..., :1]),
+        (X3,)),
+    Row("x[idx]=v", lambda x, i, v: _written(x, i, v), (X, IDX, V)),
+    Row("x[:,[0,0]]=x[:,:2]", lambda x: _written(x, (slice(None), [0, 0]), x[:, :2])),
+    Row("x[mask]=0", lambda x, m: _written(x, m, 0), (X, MASK)),
+    Row("x[i:j]=v", lambda x, i, j, v: _written(x, slice(i, j), v), (X, I0, I1, V)),
+    Row("x[i,None]=v", lambda x, i, v: _written(x, (i, None), v), (X, I0, V)),
+    Row("x[0]=ones(4)", lambda x: _written(x, 0, np.ones(4)), error=True),
+    Row("x[0,:2]=x", lambda x: _written(x, (0, slice(None, 2)), x), error=True),
 ]
 
 # -- attributes and methods -------------------------------------------------------------------

@@ -1,8 +1,11 @@
 """Item, attribute and global writes: each rebinds the local name it writes through.
 
-    x[i] = v      ->  x = ag__.setitem(x, i, v, 'x')          (x[i] += v: x[i] = x[i] + v)
+    x[i] = v      ->  x = ag__.setitem(x, i, v, 'x')
+    x[i] += v     ->  x = ag__.setitem(x, i, ag__.augmented(x[i], '+', v), 'x')
     obj.a = v     ->  obj = ag__.setattr_(obj, 'a', v, 'obj')
     a.b[i] = v    ->  a = ag__.setattr_(a, 'b', ag__.setitem(a.b, i, v, 'a.b'), 'a')
+    x[i], x[j] = x[j], x[i]   ->  item, item_1 = x[j], x[i]
+                                  x = ag__.setitem(x, i, item, 'x'); x = ...(x, j, item_1, 'x')
     g = v         ->  ag__.check_global_write('g'); g = v     (g declared global/nonlocal)
 
 The root of the target (`x`, `obj`, `a`) is rebound when it is a local name of
@@ -26,12 +29,17 @@ from ..pyct.transformer import StatementTransformer
 from ._state import declared_outer
 
 
+_SYMBOLS = {gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.MatMult: "@", gast.Div: "/",
+            gast.FloorDiv: "//", gast.Mod: "%", gast.Pow: "**", gast.LShift: "<<",
+            gast.RShift: ">>", gast.BitOr: "|", gast.BitXor: "^", gast.BitAnd: "&"}
+
+
 def _label(node) -> gast.Constant:
     return gast.Constant(value=ast.unparse(gast.gast_to_ast(node)), kind=None)
 
 
 def _index(node):
-    """A subscript's index as an expression: `1:, ::2` becomes `(ag__.slice_(1, None, None), ...)`."""
+    """A subscript's index as an expression: `1:, ::2` -> `(ag__.slice_(1, None, None), ...)`."""
     if isinstance(node, gast.Slice):
         bounds = [b if b is not None else gast.Constant(value=None, kind=None)
                   for b in (node.lower, node.upper, node.step)]
@@ -71,10 +79,17 @@ def local_names(function) -> set:
     return (params | scope.modified) - scope.declared_nonlocal
 
 
+def _writes_in(target) -> bool:
+    """True where `target` (a tuple of them, say) writes an item or an attribute."""
+    return any(isinstance(n, (gast.Subscript, gast.Attribute)) and isinstance(n.ctx, gast.Store)
+               for n in gast.walk(target))
+
+
 class _Writes(StatementTransformer):
-    def __init__(self, outer, local):
+    def __init__(self, outer, local, namer):
         self.outer = outer
         self.local = local
+        self.namer = namer
 
     def visit_FunctionDef(self, node):
         outer_local, self.local = self.local, local_names(node)
@@ -93,20 +108,52 @@ class _Writes(StatementTransformer):
             self.local = outer_local
 
     def visit_Assign(self, node):
-        if len(node.targets) != 1:
-            return node
-        target = node.targets[0]
+        if not any(map(_writes_in, node.targets)):
+            return self._check_outer(node, node.targets)
+        if len(node.targets) == 1:
+            return self._assign(node.targets[0], node.value)
+        value = self.namer.new("value")  # a[0] = b[0] = v: v once, then each target in order
+        out = templates.replace("value = expression", value=value, expression=node.value)
+        for target in node.targets:
+            out += self._assign(target, gast.Name(id=value, ctx=gast.Load(), annotation=None,
+                                                  type_comment=None))
+        return out
+
+    def _assign(self, target, value) -> list:
+        """Statements assigning `value` to `target`, its writes through the operators."""
         if isinstance(target, (gast.Subscript, gast.Attribute)):
-            call, root = _write(target, node.value)
+            call, root = _write(target, value)
             if isinstance(root, gast.Name) and root.id in self.local:
                 return templates.replace("root = call", root=root.id, call=call)
-            return gast.Expr(value=call)
-        return self._check_outer(node, [target])
+            return [gast.Expr(value=call)]
+        if not isinstance(target, (gast.Tuple, gast.List)) or not _writes_in(target):
+            return self._check_outer_list(gast.Assign(targets=[target], value=value,
+                                                      type_comment=None), [target])
+        # x[i], x[j] = v: unpacked into fresh names (as Python unpacks), then written in order
+        items = [self.namer.new("item") for _ in target.elts]
+        unpacked = [gast.Starred(value=gast.Name(id=n, ctx=gast.Store(), annotation=None,
+                                                 type_comment=None), ctx=gast.Store())
+                    if isinstance(e, gast.Starred) else n for e, n in zip(target.elts, items)]
+        out = templates.replace("items = value", items=gast.Tuple(elts=[
+            u if not isinstance(u, str) else gast.Name(id=u, ctx=gast.Store(), annotation=None,
+                                                       type_comment=None) for u in unpacked],
+            ctx=gast.Store()), value=value)
+        for element, name in zip(target.elts, items):
+            element = element.value if isinstance(element, gast.Starred) else element
+            out += self._assign(element, gast.Name(id=name, ctx=gast.Load(), annotation=None,
+                                                   type_comment=None))
+        return out
+
+    def _check_outer_list(self, node, targets) -> list:
+        checked = self._check_outer(node, targets)
+        return checked if isinstance(checked, list) else [checked]
 
     def visit_AugAssign(self, node):
         target = node.target
-        if isinstance(target, (gast.Subscript, gast.Attribute)):  # x[i] += v: x[i] = x[i] + v
-            value = gast.BinOp(left=_load(target), op=node.op, right=node.value)
+        if isinstance(target, (gast.Subscript, gast.Attribute)):  # x[i] = x[i] += v
+            value = templates.replace_as_expression(
+                "ag__.augmented(target, op, value)", target=_load(target), value=node.value,
+                op=gast.Constant(value=_SYMBOLS[type(node.op)], kind=None))
             return self.visit_Assign(gast.Assign(targets=[target], value=value,
                                                  type_comment=None))
         return self._check_outer(node, [target])
@@ -120,4 +167,4 @@ class _Writes(StatementTransformer):
 
 
 def transform(node, ctx):
-    return _Writes(declared_outer(node), set()).visit(node)
+    return _Writes(declared_outer(node), set(), ctx.namer).visit(node)

@@ -6,12 +6,11 @@ from .lists import list_append
 from .logical import and_, compare_chain, not_, or_
 from .loops import enumerate_, for_stmt, range_, while_stmt, zip_
 from .undefined import Placeholder, Undefined, bound_or_undefined, ld
-from .writes import check_global_write, setattr_, setitem, slice_
+from .writes import augmented, check_global_write, setattr_, setitem, slice_
 
 __all__ = [
-    "Placeholder", "Undefined", "and_", "assert_", "bound_or_undefined", "check_global_write",
-    "compare_chain", "converted_call", "enumerate_", "for_stmt", "if_exp", "if_stmt", "ld",
-    "list_append", "not_", "or_", "print_", "range_", "setattr_", "setitem", "slice_",
-    "while_stmt",
-    "zip_",
+    "Placeholder", "Undefined", "and_", "assert_", "augmented", "bound_or_undefined",
+    "check_global_write", "compare_chain", "converted_call", "enumerate_", "for_stmt", "if_exp",
+    "if_stmt", "ld", "list_append", "not_", "or_", "print_", "range_", "setattr_", "setitem",
+    "slice_", "while_stmt", "zip_",
 ]

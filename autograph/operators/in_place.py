@@ -24,13 +24,22 @@ from runtime import Tracer, TracingError, current_builder
 from runtime.ops.subgraphs import undeferred_errors
 from runtime.source import is_library_file, location_note, user_source
 
+from . import aliases
+
 def staged_writing(stage, state: tuple, names: tuple):
     """`stage(state)`, run again with the arrays of `state` traced if it wrote one.
 
     The other arrays bound to the calling function's local names are read-only
     too: written in the block (by a function it calls), `TracingError`.
     """
-    scope = _user_locals()
+    scope = user_locals()
+    since = aliases.mark()
+    result = _staged_writing(stage, state, names, scope)
+    aliases.check_written_state(state, names, scope, since)
+    return result
+
+
+def _staged_writing(stage, state, names, scope):
     arrays = [i for i, v in enumerate(state) if _writeable(v)]
     outside = {name: v for name, v in scope.items()
                if _writeable(v) and not any(v is x for x in state)}
@@ -116,11 +125,17 @@ def _writeable(value) -> bool:
     return type(value) is np.ndarray and value.flags.writeable and value.dtype != object
 
 
-def _user_locals() -> dict:
-    """The local names of the converted code that called the operator."""
-    frame = sys._getframe(2)
+def user_frame():
+    """The frame of the converted code that called the operator (None if there is none)."""
+    frame = sys._getframe(1)
     while frame is not None and is_library_file(frame.f_code.co_filename):
         frame = frame.f_back
+    return frame
+
+
+def user_locals() -> dict:
+    """The local names of the converted code that called the operator."""
+    frame = user_frame()
     return dict(frame.f_locals) if frame is not None else {}
 
 
@@ -130,9 +145,10 @@ def _check_aliases(state, arrays, names, scope):
              next((n for n, v in scope.items() if v is state[i]), f"state {i}")
              for i in range(len(state))]
     for i in arrays:
-        others = [label[j] for j in range(len(state)) if j != i and _shares(state[i], state[j])]
+        others = [label[j] for j in range(len(state))
+                  if j != i and shares_memory(state[i], state[j])]
         others += [name for name, value in scope.items()
-                   if name not in label and _shares(state[i], value)]
+                   if name not in label and shares_memory(state[i], value)]
         if others:
             raise TracingError(
                 f"{label[i]!r} is written in place inside an `if` or loop on a traced value"
@@ -142,7 +158,8 @@ def _check_aliases(state, arrays, names, scope):
                 f"(`{label[i]} = {label[i]} + ...`) instead")
 
 
-def _shares(array, value) -> bool:
+def shares_memory(array, value) -> bool:
+    """True where the NumPy `value` may share memory with `array` (or is it)."""
     if not isinstance(value, np.ndarray):
         return False
     try:

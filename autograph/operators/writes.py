@@ -9,22 +9,28 @@ target. The outer write of a nested target then has nothing left to do: the
 object the inner write wrote into is already where it was read from (even
 where it was a copy, as in `a[[0, 1]][0] = v`, which Python leaves unchanged).
 Where the inner write made a new value instead (a traced array updated
-functionally), the outer write stores it. Dicts, lists and plain objects
-inside a staged `if` or loop are written where the block threads them
+functionally), the outer write stores it.
+
+Arrays are written by `array_writes.write_array`: a traced array is updated
+functionally, and the rebinding carries the new value. Dicts, lists and plain
+objects inside a staged `if` or loop are written where the block threads them
 (`composite`: fresh copies, written back after the block).
 """
 from __future__ import annotations
 
+import operator
 import re
 import threading
 
 import numpy as np
 
 from runtime import Tracer
+
 from runtime.source import location_note, user_source
 
 from ..pyct.errors import ConversionError
 from . import composite
+from .array_writes import is_inner, write_array
 from .staging import in_staged_block
 
 
@@ -59,19 +65,19 @@ def _written_back(value, label: str) -> bool:
 
 
 def _wrote_in_place(target, label: str):
-    if _INNER.search(label):  # `a.b`, `a[i]`: an outer write reads the record next
+    if is_inner(label):  # `a.b`, `a[i]`: an outer write reads the record next
         _last.obj, _last.label = id(target), label
     return target
-
-
-_INNER = re.compile(r"(\]|\.\s*\w+)$")
 
 
 def setitem(target, index, value, label: str):
     """`target[index] = value`; returns the target written in place, or the new array."""
     if _written_back(value, label):
         return target
-    if not isinstance(target, (np.ndarray, Tracer)):  # dicts, lists, objects: composite
+    written = write_array(target, index, value, label)
+    if written is not NotImplemented:
+        return written
+    if not isinstance(target, np.ndarray):  # dicts, lists, objects: operators.composite
         return _wrote_in_place(composite.set_item(target, index, value, label), label)
     if in_staged_block():
         _refuse(f"item assignment `{label}[...] = ...`")
@@ -84,6 +90,42 @@ def setattr_(target, name: str, value, label: str):
     if _written_back(value, label):
         return target
     return _wrote_in_place(composite.set_attribute(target, name, value, label), label)
+
+
+_AUGMENTED = {  # symbol: (in place, binary, the ufunc whose casting rule `x[i:j] op= v` keeps)
+    "+": (operator.iadd, operator.add, np.add),
+    "-": (operator.isub, operator.sub, np.subtract),
+    "*": (operator.imul, operator.mul, np.multiply),
+    "@": (operator.imatmul, operator.matmul, None),
+    "/": (operator.itruediv, operator.truediv, np.true_divide),
+    "//": (operator.ifloordiv, operator.floordiv, np.floor_divide),
+    "%": (operator.imod, operator.mod, np.remainder),
+    "**": (operator.ipow, operator.pow, np.power),
+    "<<": (operator.ilshift, operator.lshift, np.left_shift),
+    ">>": (operator.irshift, operator.rshift, np.right_shift),
+    "|": (operator.ior, operator.or_, np.bitwise_or),
+    "^": (operator.ixor, operator.xor, np.bitwise_xor),
+    "&": (operator.iand, operator.and_, np.bitwise_and),
+}
+
+
+def augmented(current, op: str, value):
+    """`current op= value`, the value `x[i] op= v` writes back into `x[i]`.
+
+    In place on plain values, as Python does (`lst[0] += [1]` extends the list
+    other names see; a NumPy view is written, with NumPy's casting errors). A new
+    value where either side is traced; a traced array keeps NumPy's rule for
+    writing the result into it (`UFuncTypeError` for float into an int slice).
+    """
+    in_place, binary, ufunc = _AUGMENTED[op]
+    if not isinstance(current, Tracer) and not isinstance(value, Tracer):
+        return in_place(current, value)
+    if isinstance(current, Tracer) and current.ndim and ufunc is not None:
+        probe = np.ones((1,), current.dtype)
+        with np.errstate(all="ignore"):
+            ufunc(probe, np.ones((), value.dtype) if isinstance(value, Tracer) else value,
+                  out=probe)
+    return binary(current, value)
 
 
 slice_ = slice  # `x[1:] = v` -> `x = ag__.setitem(x, ag__.slice_(1, None, None), v, 'x')`

@@ -14,6 +14,7 @@ from . import (  # noqa: F401
     shape_ops,
     sorting,
     state,
+    updates,
     while_loop,
     while_primitive,
 )
