@@ -523,3 +523,43 @@ def test_list_item_written_under_if_in_staged_loop_next_to_an_appended_list():
     for n in [1, 2, 5]:
         _same(list_item_under_if_in_loop(np.int64(n)), converted(np.int64(n)), str(n))
     assert converted.trace_count == 1
+
+
+def array_in_dict_in_place(n):    # an array inside a dict, written in place in a staged loop
+    d = {"w": np.zeros(3), "hits": np.zeros(2)}
+    for i in range(n):
+        d["w"] += 1.0
+        d["hits"][i % 2] = i
+    return d["w"], d["hits"]
+
+
+def array_attribute_filled(n):    # an attribute's array changed by a method call
+    net = Net()
+    if n > 2:
+        net.W.fill(3.0)
+    return net.W
+
+
+class Net:
+    def __init__(self):
+        self.W = np.ones((2, 2))
+
+
+@pytest.mark.parametrize("fn", [array_in_dict_in_place, array_attribute_filled],
+                         ids=lambda f: f.__name__)
+def test_array_inside_a_container_written_in_place_in_a_staged_block(fn):
+    converted = ag.convert(fn)
+    for n in [0, 1, 3, 5]:
+        _same(fn(np.int64(n)), converted(np.int64(n)), f"{fn.__name__}({n})")
+    assert converted.trace_count == 1
+
+
+def test_array_inside_a_container_with_an_alias_is_a_tracing_error():
+    def f(n):
+        d = {"w": np.zeros(3)}
+        w = d["w"]
+        for i in range(n):
+            d["w"] += 1.0
+        return w
+    with pytest.raises(ag.TracingError, match=r"'w' shares its memory"):
+        ag.convert(f)(np.int64(3))

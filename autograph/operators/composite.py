@@ -21,7 +21,10 @@ write (`setitem`/`setattr_`) or by comparing the locals' containers after the
 trace: the block is traced again carrying it too (`staged_block`), its
 values installed in the user's container while tracing and put back after.
 A list a staged loop stacks (it appends to it) whose item the body writes is
-traced again as a list of fixed length.
+traced again as a list of fixed length. The concrete NumPy arrays inside the
+block's containers are read-only while it traces; one written in place
+(`d["w"] += 1`, `obj.W.fill(v)`) has the block traced again with them traced
+(an array another local name shares memory with: `TracingError` naming it).
 
 What Python would leave and a graph cannot follow is a `TracingError`: a key,
 attribute or list length present after one branch and not the other (or
@@ -34,6 +37,7 @@ library or builtin class), are refused (`ConversionError`).
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 
@@ -41,6 +45,7 @@ import numpy as np
 
 from runtime import Tracer, TracingError, current_builder
 from runtime.errors import AutographError
+from runtime.ops.subgraphs import undeferred_errors
 from runtime.source import is_library_file, location_note, user_source
 from runtime.tree import flatten
 
@@ -96,9 +101,10 @@ class _Retry(AutographError):
     """`block` must be traced again, carrying `containers` too (or keeping `list_name`
     a list): raised where a trace writes a container the block does not carry yet."""
 
-    def __init__(self, block, containers=(), list_name=None):
+    def __init__(self, block, containers=(), list_name=None, lift=False):
         super().__init__("retrace")
         self.block, self.containers, self.list_name = block, list(containers), list_name
+        self.lift = lift
 
 
 class Block:
@@ -111,12 +117,17 @@ class Block:
     `restore(result)` writes the primitive's results back.
     """
 
-    def __init__(self, state: tuple, names: tuple, loop: bool = False, extra=()):
+    def __init__(self, state: tuple, names: tuple, loop: bool = False, extra=(),
+                 lift: bool = False):
         self.n, self.loop = len(state), loop
         self.names = tuple(names) + tuple(label for label, _ in extra)
         self.extra = [c for _, c in extra]
         self.origins: dict = {}          # path -> the user's container there
         self.packed = pack(tuple(state) + tuple(self.extra), self.origins.__setitem__)
+        self.arrays = _nested_arrays(self.packed)  # concrete arrays inside its containers
+        if lift:
+            self.packed = _lifted(self.packed, {id(a) for a in self.arrays})
+            self.arrays = []
         self.seen: dict = {}             # path -> [(origin or None, changed)] per trace
         self.trees: list = []            # the structure of each trace's output state
         self.saved = {id(c): (c, dict(items_of(c))) for path, c in self.origins.items()
@@ -128,6 +139,8 @@ class Block:
             for c, label in containers_in(value, name):
                 if id(c) not in carried:
                     self.watched.setdefault(id(c), (c, dict(items_of(c)), label))
+        self.watched_arrays = [(label, c, a) for c, _, label in self.watched.values()
+                               for a in items_of(c).values() if _writeable(a)]
         # other objects that existed before the block (writing them in a trace is refused)
         self.known = {id(v) for v in [*flatten(self.packed)[0], *local.values()]
                       if not isinstance(v, (Tracer, np.ndarray, np.generic, int, float,
@@ -146,10 +159,18 @@ class Block:
         memo: dict = {}
         fresh = tuple(self._unpack(v, (i,), frame, memo) for i, v in enumerate(state[:self.n]))
         _frames.stack.append((self, frame))
+        frozen = self.arrays + [a for _, _, a in self.watched_arrays]
         try:
             for i in range(self.n, len(state)):
                 self._install(state[i], (i,), frame, memo)
-            out = fn(*fresh) if spread else fn(fresh)
+            with _frozen(frozen):
+                try:
+                    out = fn(*fresh) if spread else fn(fresh)
+                except ValueError as error:
+                    if not frozen or "read-only" not in str(error):
+                        raise
+                    raise _Retry(self, [(label, c) for label, c, _ in self.watched_arrays],
+                                 lift=True) from error
             if not result_is_state or not isinstance(out, tuple):
                 return out
             packed = pack(tuple(out) + tuple(self.extra),
@@ -324,8 +345,9 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
     mark = len(builder.eqns)
     extra: dict = {}      # id -> (label, container) carried besides the state
     lists: set = set()    # names of lists whose items a loop writes
+    lift = False          # the concrete arrays inside its containers are traced
     for _ in range(_MAX_RETRACES):
-        block = Block(state, names, loop, list(extra.values()))
+        block = Block(state, names, loop, list(extra.values()), lift)
         packed = block.packed
         if stack_lists is not None:
             stacked = stack_lists(packed[:len(state)])
@@ -344,11 +366,98 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
                         f"staged loop appends to{location_note(user_source())} is not "
                         f"supported; write an item of an array instead") from None
                 lists.add(retry.list_name)
+            if retry.lift:
+                _check_no_alias(block)
+                lift = True
             for label, container in retry.containers:
                 extra.setdefault(id(container), (label, container))
             del builder.eqns[mark:]
     raise TracingError(f"a staged block kept finding containers to carry"
                        f"{location_note(user_source())}")
+
+
+def _writeable(value) -> bool:
+    return type(value) is np.ndarray and value.flags.writeable and value.dtype != object
+
+
+def _nested_arrays(packed: tuple) -> list:
+    """The writeable NumPy arrays inside the containers of a packed state (a
+    top-level array is `in_place.staged_writing`'s)."""
+    found = {}
+    for entry in packed:
+        if type(entry) in (dict, list, ObjectState, tuple):
+            for leaf in flatten(entry)[0]:
+                if _writeable(leaf):
+                    found[id(leaf)] = leaf
+    return list(found.values())
+
+
+def _lifted(packed: tuple, ids: set) -> tuple:
+    """`packed` with the arrays `ids` as traced constants (a staged body writes them)."""
+    builder = current_builder()
+    leaves, tree = flatten(packed)
+    return tree.unflatten([Tracer(builder, builder.const(x)) if id(x) in ids else x
+                           for x in leaves])
+
+
+class _Freezing(threading.local):
+    depth = 0
+
+
+_freezing = _Freezing()
+
+
+@contextlib.contextmanager
+def _frozen(arrays):
+    """The `arrays` read-only: a trace writing one in place raises NumPy's error."""
+    _freezing.depth += 1
+    changed = [a for a in arrays if a.flags.writeable]
+    try:
+        for array in changed:
+            array.flags.writeable = False
+        yield
+    finally:
+        _freezing.depth -= 1
+        pending = changed
+        while pending:  # a view only once its base is writeable again
+            left = []
+            for array in pending:
+                try:
+                    array.flags.writeable = True
+                except ValueError:
+                    left.append(array)
+            if len(left) == len(pending):
+                raise RuntimeError("could not make arrays written in a staged block writeable")
+            pending = left
+
+
+def _frozen_write(error) -> bool:
+    return _freezing.depth > 0 and isinstance(error, ValueError) and "read-only" in str(error)
+
+
+undeferred_errors.append(_frozen_write)
+
+
+def _check_no_alias(block):
+    """`TracingError` where a local name shares memory with an array about to be traced."""
+    for name, value in _user_locals().items():
+        if not isinstance(value, np.ndarray):
+            continue
+        for array in block.arrays + [a for _, _, a in block.watched_arrays]:
+            if value is array or _shares(value, array):
+                raise TracingError(
+                    f"an array inside a container is written in place inside an `if` or "
+                    f"loop on a traced value{location_note(user_source())}, and {name!r} "
+                    f"shares its memory: NumPy would change both, which a graph cannot "
+                    f"follow; copy one of them (`{name} = {name}.copy()`), or assign a new "
+                    f"array to the item instead")
+
+
+def _shares(a, b) -> bool:
+    try:
+        return np.shares_memory(a, b, max_work=10_000)
+    except np.exceptions.TooHardError:
+        return True
 
 
 def _innermost():
