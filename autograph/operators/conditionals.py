@@ -6,6 +6,7 @@ from runtime import Tracer, TracingError
 from runtime.source import location_note, user_source
 from runtime.tracer import read_if_variable
 
+from .composite import staged_block
 from .in_place import staged_writing
 from .staging import staging
 from .undefined import is_undefined
@@ -32,8 +33,10 @@ def if_stmt(test, body, orelse, state: tuple, names: tuple):
                 _check_both_define(results, names, location)
             return out
         return run
-    return staged_writing(lambda s: runtime.cond(
-        test, recorded(body, True), recorded(orelse, False), *s, names=names), state, names)
+    return staged_block(state, names, lambda block, packed: staged_writing(  # dicts, lists..
+        lambda s: runtime.cond(test, recorded(block.branch(body), True),
+                               recorded(block.branch(orelse), False), *s, names=block.names),
+        packed, block.names))
 
 
 def _check_both_define(results, names, location):

@@ -22,6 +22,7 @@ from runtime.ops.effects import assert_
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
 
+from .composite import staged_block
 from .in_place import staged_writing
 from .lists import TracedList, settle_list_types, stage_lists
 from .staging import staging
@@ -59,9 +60,11 @@ def _while(cond_fn, body_fn, state, names):
         pred = read_if_variable(cond_fn(state))
         if isinstance(pred, Tracer):
             del builder.eqns[mark:]  # the probe is traced again as the loop's condition
-            return staged_writing(
-                lambda s: runtime.while_loop(cond_fn, body_fn, s, names=names),
-                settle_list_types(stage_lists(state), body_fn), names)
+            return staged_block(state, names, lambda block, packed: staged_writing(
+                lambda s: runtime.while_loop(block.step(cond_fn, result_is_state=False),
+                                             block.step(body_fn), s, names=block.names),
+                settle_list_types(packed, block.step(body_fn)), block.names),
+                loop=True, stack_lists=stage_lists)  # dicts, lists and objects it writes
         if not pred:
             return state
         state = body_fn(state)

@@ -12,7 +12,9 @@ Where the inner write made a new value instead (a traced array updated
 functionally), the outer write stores it.
 
 Arrays are written by `array_writes.write_array`: a traced array is updated
-functionally, and the rebinding carries the new value.
+functionally, and the rebinding carries the new value. Dicts, lists and plain
+objects inside a staged `if` or loop are written where the block threads them
+(`composite`: fresh copies, written back after the block).
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from runtime import Tracer
 from runtime.source import location_note, user_source
 
 from ..pyct.errors import ConversionError
+from . import composite
 from .array_writes import is_inner, write_array
 from .staging import in_staged_block
 
@@ -74,6 +77,8 @@ def setitem(target, index, value, label: str):
     written = write_array(target, index, value, label)
     if written is not NotImplemented:
         return written
+    if not isinstance(target, np.ndarray):  # dicts, lists, objects: operators.composite
+        return _wrote_in_place(composite.set_item(target, index, value, label), label)
     if in_staged_block():
         _refuse(f"item assignment `{label}[...] = ...`")
     target[index] = value
@@ -84,10 +89,7 @@ def setattr_(target, name: str, value, label: str):
     """`target.name = value`; returns the target."""
     if _written_back(value, label):
         return target
-    if in_staged_block():
-        _refuse(f"attribute assignment `{label}.{name} = ...`")
-    setattr(target, name, value)
-    return _wrote_in_place(target, label)
+    return _wrote_in_place(composite.set_attribute(target, name, value, label), label)
 
 
 _AUGMENTED = {  # symbol: (in place, binary, the ufunc whose casting rule `x[i:j] op= v` keeps)
