@@ -150,7 +150,9 @@ class CodeGen:
         ref = self.ref(atom)
         if storage:  # a constant's or a variable's own array (or a view of it): a copy
             return f"{self.global_name(self.backend.xp.array, 'array')}({ref})"
-        if isinstance(atom, Literal) or atom.aval.ndim == 0:
+        if atom.aval.weak:  # a Python number, as in eager code
+            return ref
+        if atom.aval.ndim == 0:
             return f"{self.global_name(self.backend.xp.asarray, 'asarray')}({ref})"
         return ref
 
