@@ -22,6 +22,7 @@ conversion, so an int that does not fit raises `OverflowError` when it runs.
 """
 from __future__ import annotations
 
+import functools
 import operator
 
 import numpy as np
@@ -131,7 +132,16 @@ def python_number_output(expr: str, aval: AbstractValue, xp, global_name) -> str
     beyond int64 raises NumPy's `OverflowError` rather than wrapping."""
     if not aval.weak:
         return expr
-    return f"{global_name(xp.asarray, 'asarray')}({expr}, {global_name(aval.dtype, 'dtype')})"
+    return f"{global_name(functools.partial(_as_array, xp, aval.dtype), 'py')}({expr})"
+
+
+def _as_array(xp, dtype, value):
+    try:
+        return xp.asarray(value, dtype=dtype)
+    except OverflowError as error:
+        error.add_note(f"a graph function returns the Python int it computed as a 0-d "
+                       f"{dtype} array, and {value} does not fit one")
+        raise
 
 
 def all_python_numbers(*operands) -> bool:
