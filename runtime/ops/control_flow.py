@@ -68,8 +68,8 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     """Stages `true_fn(*operands) if pred else false_fn(*operands)` as one `cond` equation.
 
     Both branches must return the same structure; each output must have one
-    dtype in both (Python scalars take the other branch's dtype where NumPy
-    would), while shapes may differ (the result dimension becomes unknown).
+    type in both (a Python number joins the other branch's as `join_weak` says),
+    while shapes may differ (the result dimension becomes unknown).
     Outputs that are the same Python value in both branches stay Python values.
     A concrete `pred` is staged as a literal; outside a trace this raises `TracingError`.
     """
