@@ -360,3 +360,26 @@ def test_python_numbers_in_a_staged_loop_meet_numpy_values_as_eagerly(case):
     for n in counts:
         assert_as_eager(loop_then_numpy, _converted_loop, n, x, k0, c, op, mix)
     assert _converted_loop.trace_count <= traces + 1
+
+
+def powers_of_counter(n, e):
+    k = 2
+    while n > 0:
+        n -= 1
+        k += 1
+    return k ** -1, k ** e
+
+
+def test_a_negative_power_of_a_python_int():
+    """`k ** -1` is a float, as Python computes it; a traced negative exponent of an
+    int-typed power cannot change its type when the graph runs: `TypeError` saying so."""
+    f = ag.convert(powers_of_counter)
+    assert_as_eager(powers_of_counter, f, np.int64(2), 3)
+    with pytest.raises(TypeError, match="negative power"):
+        def traced_exponent(n):
+            k, e = 2, 1
+            while n > 0:
+                n -= 1
+                e -= 1
+            return k ** e
+        ag.convert(traced_exponent)(np.int64(3))

@@ -34,9 +34,11 @@ from ..tracer import bind
 from ..tracer_value import Tracer, tracer_method
 
 
-def _pow(a, b):
+def _int_pow(a, b):
+    """`a ** b` for Python ints `a` and a traced `b`, typed an int: a negative `b` (whose
+    result Python makes a float) raises rather than change the value's type."""
     result = a ** b
-    if type(result) is float and type(a) is int and type(b) is int:  # 2 ** -1 is 0.5
+    if type(result) is not int:
         raise TypeError(f"{a} ** {b}: a traced Python int raised to a negative power is "
                         f"a float, and the graph typed it as an int; write float(x) ** n")
     return result
@@ -47,7 +49,7 @@ PYTHON_OPS = {
     "add": (operator.add, "{} + {}"), "sub": (operator.sub, "{} - {}"),
     "mul": (operator.mul, "{} * {}"), "truediv": (operator.truediv, "{} / {}"),
     "floordiv": (operator.floordiv, "{} // {}"), "mod": (operator.mod, "{} % {}"),
-    "pow": (_pow, None), "and": (operator.and_, "{} & {}"), "or": (operator.or_, "{} | {}"),
+    "pow": (operator.pow, "{} ** {}"), "int_pow": (_int_pow, None), "and": (operator.and_, "{} & {}"), "or": (operator.or_, "{} | {}"),
     "xor": (operator.xor, "{} ^ {}"), "lshift": (operator.lshift, "{} << {}"),
     "rshift": (operator.rshift, "{} >> {}"),
     "lt": (operator.lt, "{} < {}"), "le": (operator.le, "{} <= {}"),
@@ -105,7 +107,13 @@ from_python_p = primitives.define(
 
 def python_op(op: str, *operands):
     """`op` (a key of `PYTHON_OPS`) on Python numbers, traced or not: a weak value."""
+    if op == "pow" and all(_int_typed(x) for x in operands) and isinstance(operands[1], Tracer):
+        op = "int_pow"  # `k ** e`: an int unless e < 0, which only the run knows
     return bind(python_op_p, *operands, op=op)
+
+
+def _int_typed(x) -> bool:
+    return (python_type(x.aval) if isinstance(x, Tracer) else type(x)) in (int, bool)
 
 
 def conversion(aval: AbstractValue) -> tuple:
