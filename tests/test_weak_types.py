@@ -367,7 +367,7 @@ def powers_of_counter(n, e):
     while n > 0:
         n -= 1
         k += 1
-    return k ** -1, k ** e
+    return k ** -1, k ** e, (-1) ** k, -1 - k, 2.5 ** k
 
 
 def test_a_negative_power_of_a_python_int():

@@ -11,7 +11,9 @@ wraps at 64 bits, and dtypes computed by example see a Python number too
 Operators whose operands are all Python numbers (`steps + 1`, `n // d`,
 `-k`, `i < 3`) are Python's own: `python_op[op=...]` runs the `operator`
 function, so `10 // d` raises `ZeroDivisionError` for `d == 0` and `2 ** 70`
-stays exact. Its generated code is the Python expression itself:
+stays exact (`int_pow`, a traced exponent of an int, raises `TypeError` where
+a negative one would make the int-typed result a float). Its generated code
+is the Python expression itself:
 
     steps_3:i64[]~weak = python_op[op='add'] steps_2 1     # steps_3 = steps_2 + 1
 
@@ -87,6 +89,7 @@ python_op_p = primitives.define(
 
 
 def _emit_python_op(gen, eqn, refs, outs, indent):
+    refs = [f"({ref})" if ref.startswith("-") else ref for ref in refs]  # (-1) ** k
     template = PYTHON_OPS[eqn.params["op"]][1]
     if template is None:
         kernel = gen.global_name(PYTHON_OPS[eqn.params["op"]][0], "k")
