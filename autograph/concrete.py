@@ -9,6 +9,7 @@ from runtime import AbstractValue, Tracer, TracingError, config, current_builder
 from runtime.codegen import compile_graph
 from runtime.effects import prune_dead_code
 from runtime.ops.call import call as call_graph
+from runtime.ops.python_numbers import python_number_output
 from runtime.tracer_value import write_in_place
 from runtime.tree import flatten
 from runtime.verify import verify
@@ -61,6 +62,8 @@ class ConcreteFunction:
         return variables
 
     def _output_expr(self, names, global_name):
+        names = [python_number_output(name, atom.aval, self.backend.xp, global_name)
+                 for name, atom in zip(names, self.graph.outputs)]
         it = iter(names)
         exprs = [next(it) if graph_output else global_name(static, "py")
                  for graph_output, static in zip(self._is_output, self._static_outputs)]

@@ -2,10 +2,17 @@
 
 An `AbstractValue` is a dtype and a shape whose dimensions are ints or `None`
 (unknown until run time, as after a boolean mask or a loop that grows a value).
+A *weak* value is a Python number the graph computes (a counter carried by a
+staged loop, a branch's `0.5`): it is a Python `bool`, `int`, `float` or
+`complex` when the graph runs, so NumPy promotes it as NEP 50 says (an int8
+array times it is int8), and its dtype is nominal (`i64` for any int), as
+JAX's `weak_type`.
 
 >>> av = AbstractValue((None, 5), np.float32)
 >>> av
 f32[?,5]
+>>> python_aval(3)
+i64[]~weak
 >>> broadcast_shapes((None, 1), (3, 4))
 (3, 4)
 """
@@ -29,13 +36,17 @@ def short_dtype(dtype: np.dtype) -> str:
 
 
 class AbstractValue:
-    """The type of a graph value: dtype plus shape, unknown dimensions as None."""
+    """The type of a graph value: dtype plus shape, unknown dimensions as None.
 
-    __slots__ = ("shape", "dtype")
+    `weak` marks a Python number (0-d; see the module docstring).
+    """
 
-    def __init__(self, shape: Shape, dtype):
+    __slots__ = ("shape", "dtype", "weak")
+
+    def __init__(self, shape: Shape, dtype, weak: bool = False):
         self.shape = tuple(None if d is None else int(d) for d in shape)
         self.dtype = np.dtype(dtype)
+        self.weak = weak
 
     @property
     def ndim(self) -> int:
@@ -47,19 +58,19 @@ class AbstractValue:
 
     def accepts(self, other: "AbstractValue") -> bool:
         """True where every value of type `other` is also of this type."""
-        return (self.dtype == other.dtype and self.ndim == other.ndim
+        return (self.dtype == other.dtype and self.weak == other.weak and self.ndim == other.ndim
                 and all(a is None or a == b for a, b in zip(self.shape, other.shape)))
 
     def __eq__(self, other):
         return (type(other) is type(self) and self.shape == other.shape
-                and self.dtype == other.dtype)
+                and self.dtype == other.dtype and self.weak == other.weak)
 
     def __hash__(self):
-        return hash((self.shape, self.dtype))
+        return hash((self.shape, self.dtype, self.weak))
 
     def __repr__(self):
         dims = ",".join("?" if d is None else str(d) for d in self.shape)
-        return f"{short_dtype(self.dtype)}[{dims}]"
+        return f"{short_dtype(self.dtype)}[{dims}]{'~weak' if self.weak else ''}"
 
 
 class ResourceType(AbstractValue):
@@ -84,6 +95,51 @@ class ResourceType(AbstractValue):
 
     def __repr__(self):
         return f"ref {super().__repr__()}"
+
+
+# A Python number's type -> the nominal dtype of its weak abstract value.
+PYTHON_DTYPES = {bool: np.dtype(bool), int: np.dtype(np.int64),
+                 float: np.dtype(np.float64), complex: np.dtype(np.complex128)}
+_PYTHON_TYPES = {dtype: kind for kind, dtype in PYTHON_DTYPES.items()}
+
+
+def is_python_number(value) -> bool:
+    """True for a Python bool, int, float or complex (not a subclass such as np.float64)."""
+    return type(value) in PYTHON_DTYPES
+
+
+def python_aval(value) -> AbstractValue:
+    """The weak abstract value of a Python number (any int is `i64[]~weak`)."""
+    return AbstractValue((), PYTHON_DTYPES[type(value)], weak=True)
+
+
+def python_type(aval: AbstractValue) -> type:
+    """The Python type a weak value has when the graph runs (`int` for `i64[]~weak`)."""
+    return _PYTHON_TYPES[aval.dtype]
+
+
+def python_example(aval: AbstractValue):
+    """A Python number of a weak value's type, for computing dtypes by example."""
+    return python_type(aval)(1)
+
+
+def join_weak(a: AbstractValue, b: AbstractValue) -> AbstractValue | None:
+    """The type that holds a value of type `a` or `b` (shapes aside), or None.
+
+    Two Python numbers join as Python promotes them (an int and a float: a
+    float). A Python number and a NumPy value join as the NumPy value where
+    NEP 50 lets its dtype absorb the number (an int with int8: int8; a float
+    with float32: float32), as JAX joins a weak type with a strong one; None
+    where it does not (a float with int8), and for two different NumPy dtypes.
+    """
+    if a.dtype == b.dtype and a.weak == b.weak:
+        return a
+    if a.weak and b.weak:
+        return AbstractValue(a.shape, np.result_type(a.dtype, b.dtype), weak=True)
+    weak, strong = (a, b) if a.weak else (b, a) if b.weak else (None, None)
+    if weak is None or np.result_type(strong.dtype, python_example(weak)) != strong.dtype:
+        return None
+    return AbstractValue(strong.shape, strong.dtype)
 
 
 def join_shapes(a: Shape, b: Shape) -> Shape:

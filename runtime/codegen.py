@@ -101,9 +101,11 @@ class CodeGen:
         if emitter is not None:
             return emitter(self, eqn, refs, outs, indent)
         name = eqn.primitive.name
-        if not eqn.params and name in INFIX and len(refs) == 2:
+        # Python's operator on Python numbers only (weak values) is not NumPy's ufunc
+        numpy_operands = not all(a.aval.weak for a in eqn.inputs)
+        if not eqn.params and name in INFIX and len(refs) == 2 and numpy_operands:
             call = f"{refs[0]} {INFIX[name]} {refs[1]}"
-        elif not eqn.params and name in PREFIX and len(refs) == 1:
+        elif not eqn.params and name in PREFIX and len(refs) == 1 and numpy_operands:
             call = f"{PREFIX[name]}{refs[0]}"
         else:
             kernel = self.backend.kernel(eqn.primitive, eqn.params, self.compile_subgraph)
@@ -150,7 +152,9 @@ class CodeGen:
         ref = self.ref(atom)
         if storage:  # a constant's or a variable's own array (or a view of it): a copy
             return f"{self.global_name(self.backend.xp.array, 'array')}({ref})"
-        if isinstance(atom, Literal) or atom.aval.ndim == 0:
+        if atom.aval.weak:  # a Python number, as in eager code
+            return ref
+        if atom.aval.ndim == 0:
             return f"{self.global_name(self.backend.xp.asarray, 'asarray')}({ref})"
         return ref
 

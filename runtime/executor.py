@@ -99,15 +99,15 @@ class Executor:
     def run_graph(self, graph: Graph):
         """A function of `graph`'s inputs running it through this executor (a subgraph too).
 
-        Like a compiled graph, it returns scalars as 0-d arrays (`run` returns
-        them as the kernels give them).
+        Like a compiled graph, it returns scalars as 0-d arrays, Python numbers
+        (weak values) as they are (`run` returns all as the kernels give them).
         """
         plan = self._plan(graph)
         asarray = self.backend.xp.asarray
 
         def run(*args):
             values = self._run(plan, args)
-            return [asarray(x) if isinstance(a, Literal) or a.aval.ndim == 0 else x
+            return [asarray(x) if a.aval.ndim == 0 and not a.aval.weak else x
                     for a, x in zip(graph.outputs, values)]
         return run
 

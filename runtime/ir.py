@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .abstract import AbstractValue
+from .abstract import AbstractValue, is_python_number, python_aval
 
 _ids = itertools.count()
 
@@ -45,14 +45,16 @@ class Var:
 class Literal:
     """A Python or NumPy scalar written into an equation as it is.
 
-    Python scalars stay "weak" for NumPy's promotion rules: `x_f32 * 2.0` is f32.
+    Python numbers stay "weak" for NumPy's promotion rules (NEP 50): `x_f32 * 2.0`
+    is f32; their abstract value says so (`python_aval`: `2.0` is `f64[]~weak`).
     """
 
     __slots__ = ("value", "aval")
 
     def __init__(self, value):
         self.value = value
-        self.aval = AbstractValue((), np.result_type(value))
+        self.aval = (python_aval(value) if is_python_number(value)
+                     else AbstractValue((), np.result_type(value)))
 
     def __repr__(self):
         return repr(self.value)

@@ -34,7 +34,7 @@ import keyword
 import numpy as np
 
 from . import primitives
-from .abstract import AbstractValue, ResourceType
+from .abstract import PYTHON_DTYPES, AbstractValue, ResourceType
 from .ir import Eqn, Graph, Literal, SourceInfo, Var
 from .ops.indexing import Dyn
 from .tree import TreeDef
@@ -48,7 +48,7 @@ class SerializationError(ValueError):
 
 def type_to_text(aval: AbstractValue) -> str:
     dims = ",".join("?" if d is None else str(d) for d in aval.shape)
-    text = f"{aval.dtype.name}[{dims}]"
+    text = f"{aval.dtype.name}[{dims}]{'~weak' if aval.weak else ''}"
     return f"ref {text}" if isinstance(aval, ResourceType) else text
 
 
@@ -57,12 +57,18 @@ def type_from_text(text: str) -> AbstractValue:
     if text.startswith("ref "):
         kind, text = ResourceType, text[4:]
     name, _, dims = text.partition("[")
+    weak = kind is AbstractValue and dims.endswith("]~weak")  # a Python number
+    dims = dims.removesuffix("~weak") if weak else dims
     if not dims.endswith("]"):
         raise SerializationError(f"malformed type {text!r}")
     shape = [None if d == "?" else int(d) for d in dims[:-1].split(",") if d]
     if any(d is not None and d < 0 for d in shape):
         raise SerializationError(f"malformed type {text!r}: a negative dimension")
-    return kind(tuple(shape), dtype_from_text(name))
+    dtype = dtype_from_text(name)
+    if weak and (shape or dtype not in PYTHON_DTYPES.values()):
+        raise SerializationError(f"malformed type {text!r}: a Python number is a bool[], "
+                                 f"int64[], float64[] or complex128[]")
+    return AbstractValue((), dtype, weak=True) if weak else kind(tuple(shape), dtype)
 
 
 def dtype_from_text(name: str) -> np.dtype:

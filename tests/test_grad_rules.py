@@ -245,6 +245,8 @@ NON_DIFFERENTIABLE = {
     "print": "an effect without results; it runs in the forward pass",
     "assert": "an effect without results; it runs in the forward pass",
     "stack_new": "a stack carries no cotangent",
+    "python_op": "Python numbers (weak values) are computed from Python numbers only",
+    "from_python": "its operand is a Python number (a weak value), which carries no cotangent",
     "assign_variable": "a write: gradients with respect to a variable the function writes "
                        "are refused (tests/test_grad_variables.py)",
 }

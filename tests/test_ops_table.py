@@ -330,6 +330,8 @@ def test_op(row, dtype, mode):
 TESTED_ELSEWHERE = {
     "read_variable": "tests/test_variables.py",
     "assign_variable": "tests/test_variables.py",
+    "python_op": "tests/test_weak_types.py",
+    "from_python": "tests/test_weak_types.py",
 }
 
 

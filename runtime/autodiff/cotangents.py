@@ -20,8 +20,10 @@ from ..tracer import Tracer, bind, current_builder
 def differentiable(aval) -> bool:
     """True for the types that carry cotangents: floating-point arrays, and the
     resources of floating-point variables (differentiated with `wrt=` Variables:
-    the cotangent of a resource is that of its value, summed over its reads)."""
-    return type(aval) in (AbstractValue, ResourceType) and aval.dtype.kind == "f"
+    the cotangent of a resource is that of its value, summed over its reads). A
+    Python number (a weak value) is computed from Python numbers only: none."""
+    return (type(aval) in (AbstractValue, ResourceType) and aval.dtype.kind == "f"
+            and not aval.weak)
 
 
 def carries_activity(aval) -> bool:

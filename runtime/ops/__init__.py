@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     joining,
     linalg,
     py_function,
+    python_numbers,
     reductions,
     shape_ops,
     sorting,

@@ -11,15 +11,19 @@ import warnings
 
 import numpy as np
 
-from ..abstract import AbstractValue
+from ..abstract import AbstractValue, python_example
 from ..dispatch import unsupported
 from ..ir import Literal
 
 
 def example(atom, ndim: int | None = None):
-    """A stand-in value for `atom`: its literal, or ones of its dtype (size-1 dims)."""
+    """A stand-in value for `atom`: its literal, a Python number for a weak value
+    (so NumPy promotes it by NEP 50, as it will when the graph runs), or ones of
+    its dtype (size-1 dims)."""
     if isinstance(atom, Literal):
         return atom.value
+    if atom.aval.weak:
+        return python_example(atom.aval)
     nd = atom.aval.ndim if ndim is None else ndim
     return np.ones((1,) * nd, atom.aval.dtype)
 
@@ -28,7 +32,7 @@ def _example_key(atom):
     if isinstance(atom, Literal):
         v = atom.value
         return (type(v), v) if isinstance(v, int) else (type(v), getattr(v, "dtype", None))
-    return (atom.aval.dtype, atom.aval.ndim)
+    return (atom.aval.dtype, atom.aval.ndim, atom.aval.weak)
 
 
 def dtype_by_example(fn, atoms, **kwargs) -> np.dtype:

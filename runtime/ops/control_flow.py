@@ -5,7 +5,8 @@ holds its branches or its loop's condition and body as subgraphs, even for a
 concrete predicate (a literal); outside any trace they raise `TracingError`.
 Running Python `if`/`while` on concrete values (the "as-if" rule) is the
 converter's business (autograph/operators). A loop-carried value may change
-shape (it is relaxed to unknown dimensions) but not dtype.
+shape (it is relaxed to unknown dimensions) but not dtype; a Python number
+(weak, see `ops/python_numbers.py`) joins a NumPy value as `join_weak` says.
 
     x:f32[3] = cond p a b
       true(a:f32[3], b:f32[3]) { ... }
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..abstract import AbstractValue, join_shapes
+from ..abstract import AbstractValue, join_shapes, join_weak
 from ..errors import TracingError
 from ..source import location_note, user_source
 from ..tracer import Tracer, read_if_variable, staging_builder
@@ -31,7 +32,6 @@ from .subgraphs import (
     same_static,
     trace_function,
     union_captures,
-    weak_fits,
 )
 
 
@@ -40,7 +40,7 @@ def _out_avals(graph):
 
 
 def _cond_abstract_eval(pred, *operands, true, false):
-    return [AbstractValue(join_shapes(a.shape, b.shape), a.dtype)
+    return [AbstractValue(join_shapes(a.shape, b.shape), a.dtype, a.weak)
             for a, b in zip(_out_avals(true), _out_avals(false))]
 
 
@@ -70,8 +70,8 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     """Stages `true_fn(*operands) if pred else false_fn(*operands)` as one `cond` equation.
 
     Both branches must return the same structure; each output must have one
-    dtype in both (Python scalars take the other branch's dtype where NumPy
-    would), while shapes may differ (the result dimension becomes unknown).
+    type in both (a Python number joins the other branch's as `join_weak` says),
+    while shapes may differ (the result dimension becomes unknown).
     Outputs that are the same Python value in both branches stay Python values.
     A concrete `pred` is staged as a literal; outside a trace this raises `TracingError`.
     """
@@ -114,13 +114,17 @@ def _fill_placeholders(t, f):
 
 
 def _unify_dtypes(a_graph, b_graph, names):
+    """Each output gets one type in both branches: where a branch gives a Python number,
+    the join `join_weak` gives (the other branch's NumPy dtype where NEP 50 lets it
+    absorb the number, as JAX joins a weak type with a strong one)."""
     for i, (a, b) in enumerate(zip(a_graph.outputs, b_graph.outputs)):
-        if a.aval.dtype == b.aval.dtype:
+        if a.aval.dtype == b.aval.dtype and a.aval.weak == b.aval.weak:
             continue
-        if weak_fits(a, b.aval.dtype):
-            retype_output(a_graph, i, b.aval.dtype)
-        elif weak_fits(b, a.aval.dtype):
-            retype_output(b_graph, i, a.aval.dtype)
+        joined = join_weak(a.aval, b.aval)
+        if joined is not None:
+            for graph, atom in ((a_graph, a), (b_graph, b)):
+                if atom.aval.dtype != joined.dtype or atom.aval.weak != joined.weak:
+                    retype_output(graph, i, joined)
         else:
             label = f"{names[i]!r}" if names and names[i] else f"output {i}"
             raise TracingError(

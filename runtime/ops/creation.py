@@ -15,8 +15,10 @@ import numpy as np
 from .. import primitives
 from ..dispatch import implements, unsupported
 from ..tracer import bind
-from ..tracer_value import tracer_method
+from ..abstract import AbstractValue
+from ..tracer_value import Tracer, tracer_method
 from ._rules import aval
+from .python_numbers import convert_weak
 from .shape_ops import fmt_shape, operand, shape_param
 
 
@@ -58,7 +60,11 @@ astype_p = primitives.define(
 
 
 def astype(x, dtype):
-    """`x` converted to `dtype` (what `x.astype(dtype)` records)."""
+    """`x` converted to `dtype` (what `x.astype(dtype)` records); a traced Python
+    number (which has no `astype` when the graph runs) is converted as NumPy
+    converts a Python number (`from_python`)."""
+    if isinstance(x, Tracer) and x.aval.weak:
+        return convert_weak(x, AbstractValue((), np.dtype(dtype)))
     return bind(astype_p, operand(x), dtype=np.dtype(dtype))
 
 

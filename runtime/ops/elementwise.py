@@ -1,7 +1,10 @@
 """Every elementwise NumPy ufunc as a primitive named after it.
 
 Shapes broadcast (unknown dimensions included); dtypes are NumPy's own, weak
-Python scalars included (`x_f32 * 2.0` is f32). The kernel is the backend's
+Python numbers included (`x_f32 * 2.0` is f32, and so is `x_f32 * t` for a
+Python float `t` a staged loop carries: `_rules.example` gives NumPy a Python
+number for it). Operators between Python numbers only are Python's
+(`ops/python_numbers.py`). The kernel is the backend's
 ufunc of the same name, so the NumPy kernel of `add` *is* `numpy.add`.
 """
 from __future__ import annotations

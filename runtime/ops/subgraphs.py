@@ -7,15 +7,18 @@ inputs by `GraphBuilder`.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from ..abstract import AbstractValue
+from ..abstract import AbstractValue, python_type
 from ..errors import AutographError
-from ..ir import Graph, Literal, Var
+from ..ir import Eqn, Graph, Literal, Var
 from ..tracer import Tracer, current_builder
 from ..tracing import Traced, trace_to_graph
 from ..tree import flatten
 from .effects import stage_failure
+from .python_numbers import conversion
 
 
 def trace_function(fn, args: tuple, name: str, names=None, input_avals=None,
@@ -90,14 +93,31 @@ def same_static(a, b) -> bool:
         return False
 
 
-def retype_output(graph: Graph, index: int, dtype) -> None:
-    """Makes the literal output `index` of `graph` a constant of `dtype`."""
+def retype_output(graph: Graph, index: int, aval: AbstractValue) -> None:
+    """Makes output `index` of `graph` (a Python number, or a weak value) one of type
+    `aval`, which `join_weak` gave: a literal of another Python kind (`1` as `1.0`),
+    a constant of a NumPy dtype, or an equation converting it when the graph runs
+    (`conversion`; an int that does not fit raises `OverflowError` only then)."""
     atom = graph.outputs[index]
+    if isinstance(atom, Literal) and aval.weak:
+        graph.outputs[index] = Literal(python_type(aval)(atom.value))
+        return
     if isinstance(atom, Literal):
-        value = np.asarray(atom.value, dtype=dtype)
-        var = Var(AbstractValue((), dtype))
-        graph.consts[var] = value
-        graph.outputs[index] = var
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # 1e300 as f32: inf, as NumPy
+                value = np.asarray(atom.value, dtype=aval.dtype)
+        except OverflowError:  # 300 as int8: raised if the branch runs
+            value = None
+        if value is not None:
+            var = Var(AbstractValue((), aval.dtype))
+            graph.consts[var] = value
+            graph.outputs[index] = var
+            return
+    prim, params = conversion(aval)
+    out = Var(AbstractValue((), aval.dtype, aval.weak))
+    graph.eqns.append(Eqn(prim, [atom], params, [out]))
+    graph.outputs[index] = out
 
 
 def add_inputs(graph: Graph, captures: list, wanted: list) -> None:
@@ -124,12 +144,6 @@ def union_captures(*capture_lists) -> list:
                 seen.add(_key(outer))
                 out.append(outer)
     return out
-
-
-def weak_fits(atom, dtype) -> bool:
-    """True where `atom` is a Python scalar that NumPy would let `dtype` absorb."""
-    return (isinstance(atom, Literal) and isinstance(atom.value, (bool, int, float, complex))
-            and np.result_type(dtype, atom.value) == dtype)
 
 
 def leaf_names(values: tuple, names) -> list | None:

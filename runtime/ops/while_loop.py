@@ -5,15 +5,16 @@ the converter's business, in autograph/operators/loops.py), and raises
 `TracingError` outside a trace. Its carried values are the traced leaves of
 the state plus the Python leaves the body changes; the carry types are found
 by tracing the body until they stop changing: a changing shape relaxes to
-unknown dimensions, a changing dtype is an error, except for a Python scalar
-start value that NumPy promotion turns into the body's dtype (`total = 0.0`
-then `total + x_f32`).
+unknown dimensions, a changing dtype is an error, except where a Python number
+(a weak value: it stays a Python number while the loop runs, `steps += 1`)
+joins a NumPy one as `join_weak` says: `total = 0.0` then `total + x_f32` is
+carried as f32, as NEP 50 promotes it.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..abstract import AbstractValue, join_shapes
+from ..abstract import AbstractValue, join_shapes, join_weak, python_type
 from ..errors import TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
@@ -26,8 +27,8 @@ from .subgraphs import (
     retype_output,
     same_static,
     trace_function,
-    weak_fits,
 )
+from .python_numbers import convert_weak
 from .while_primitive import while_p, while_params
 
 
@@ -46,6 +47,7 @@ _PYTHON_SCALARS = (bool, int, float, complex)
 
 
 def _aval_of(x):
+    """`x`'s type; a Python number's is weak (`python_aval`)."""
     if isinstance(x, Tracer):
         return x.aval
     if isinstance(x, _PYTHON_SCALARS) or isinstance(x, np.generic):
@@ -86,8 +88,9 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
     carried = [i for i, av in enumerate(avals) if av is not None]
     body_graph = body.finish(carried)
     for j, i in enumerate(carried):
-        if body_graph.outputs[j].aval.dtype != avals[i].dtype:
-            retype_output(body_graph, j, avals[i].dtype)
+        out = body_graph.outputs[j].aval
+        if out.dtype != avals[i].dtype or out.weak != avals[i].weak:
+            retype_output(body_graph, j, avals[i])
     cond = trace_function(cond_fn, (state,), "cond", names, avals, defer_errors=False)
     pred = cond.out_leaves[0] if cond.out_tree.num_leaves == 1 else None
     if pred is None or (isinstance(pred, Tracer) and pred.ndim
@@ -96,8 +99,7 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
                          f"{location_note(user_source())}")
     cond_graph = cond.finish([0])
     builder = current_builder()
-    init = [builder.atom(leaves[i] if isinstance(leaves[i], Tracer)
-                         else _typed(leaves[i], avals[i])) for i in carried]
+    init = [builder.atom(_start(leaves[i], avals[i])) for i in carried]
     captures = [outer for outer, _ in cond.builder.captures + body.builder.captures]
     outs = builder.add_eqn(while_p, init + captures,
                            while_params(cond_graph, body_graph, len(init),
@@ -159,30 +161,39 @@ def _carry_type(aval, initial, out, label):
         if isinstance(initial, Tracer):
             return aval
     out_aval = _aval_of(out)
-    if out_aval.dtype != aval.dtype:
-        out_atom = Literal(out) if isinstance(out, _PYTHON_SCALARS) else None
-        init_atom = Literal(initial) if isinstance(initial, _PYTHON_SCALARS) else None
-        if out_atom is not None and weak_fits(out_atom, aval.dtype):
-            out_aval = aval
-        elif init_atom is not None and weak_fits(init_atom, out_aval.dtype):
-            aval = AbstractValue(aval.shape, out_aval.dtype)
-        else:
-            raise TracingError(
-                f"{label!r} changes dtype in a traced loop, from {aval.dtype} to "
-                f"{out_aval.dtype}{location_note(user_source())}; cast it so that the "
-                f"loop keeps one dtype")
+    joined = join_weak(aval, out_aval)
+    if joined is None:
+        raise TracingError(
+            f"{label!r} changes dtype in a traced loop, from {aval.dtype} to "
+            f"{out_aval.dtype}{location_note(user_source())}; cast it so that the "
+            f"loop keeps one dtype")
     try:
         shape = join_shapes(aval.shape, out_aval.shape)
     except ValueError:
         raise TracingError(
             f"{label!r} changes rank in a traced loop, from {aval} to {out_aval}"
             f"{location_note(user_source())}") from None
-    return AbstractValue(shape, aval.dtype)
+    return AbstractValue(shape, joined.dtype, joined.weak)
 
 
 def is_unbound(value) -> bool:
     """A start value whose type has `__unbound__ = True`: the loop body types it."""
     return getattr(type(value), "__unbound__", False)
+
+
+def _start(value, aval):
+    """A start value as the carry type `aval`: a traced Python number converted where
+    the carry is of another type (`conversion`), anything else by `_typed`."""
+    if isinstance(value, Tracer):
+        return convert_weak(value, aval) if value.aval.weak else value
+    if is_unbound(value):
+        return python_type(aval)(0) if aval.weak else _typed(value, aval)
+    if aval.weak:
+        return python_type(aval)(value)
+    try:
+        return _typed(value, aval)
+    except OverflowError:  # 300 as int8: NumPy's error if the loop runs
+        return convert_weak(value, aval)
 
 
 def _typed(value, aval):

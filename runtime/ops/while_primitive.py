@@ -4,13 +4,13 @@ A `while_loop` equation's operands are the carry's start values, then the
 constants its condition reads, then those its body reads; its params hold the
 two subgraphs and the counts that split the operands:
 
-    t0:i64[], t1:f64[3] = while_loop np.int64(0) x n x
-      cond(t2:i64[], x_1:f64[3], n_1:i64[]) {
+    t0:i64[]~weak, t1:f64[3] = while_loop 0 x n x
+      cond(t2:i64[]~weak, x_1:f64[3], n_1:i64[]) {
         t3:bool[] = less t2 n_1
         return t3
       }
-      body(t4:i64[], x_2:f64[3], x_3:f64[3]) {
-        t5:i64[] = add t4 1
+      body(t4:i64[]~weak, x_2:f64[3], x_3:f64[3]) {
+        t5:i64[]~weak = python_op[op='add'] t4 1
         t6:f64[3] = multiply x_2 2.0
         t7:f64[3] = add t6 x_3
         return t5, t7

@@ -1,0 +1,218 @@
+"""Python numbers as traced values: `python_op` and `from_python`.
+
+A Python number that a graph computes (a counter a staged loop carries, a
+branch's `0.5`) is *weak* (`AbstractValue.weak`, printed `i64[]~weak`): when the
+graph runs it is a Python `bool`, `int`, `float` or `complex`, as in eager code.
+So NumPy kernels promote it by NEP 50 themselves (`x8 * steps` is int8, and
+raises NumPy's `OverflowError` where `steps` does not fit int8), an int never
+wraps at 64 bits, and dtypes computed by example see a Python number too
+(`_rules.example`).
+
+Operators whose operands are all Python numbers (`steps + 1`, `n // d`,
+`-k`, `i < 3`) are Python's own: `python_op[op=...]` runs the `operator`
+function, so `10 // d` raises `ZeroDivisionError` for `d == 0` and `2 ** 70`
+stays exact (`int_pow`, a traced exponent of an int, raises `TypeError` where
+a negative one would make the int-typed result a float). Its generated code
+is the Python expression itself:
+
+    steps_3:i64[]~weak = python_op[op='add'] steps_2 1     # steps_3 = steps_2 + 1
+
+A NumPy function of a Python number (`np.add(k, 1)`) is NumPy's: an int64.
+`from_python[dtype=...]` converts a weak value to a NumPy scalar of `dtype`
+where a loop or a branch joins it with a NumPy value (`join_weak`): NumPy's
+conversion, so an int that does not fit raises `OverflowError` when it runs.
+"""
+from __future__ import annotations
+
+import functools
+import operator
+
+import numpy as np
+
+from .. import primitives
+from ..abstract import AbstractValue, is_python_number, python_aval, python_type
+from ..ir import Literal
+from ..tracer import bind
+from ..tracer_value import Tracer, tracer_method
+
+
+def _int_pow(a, b):
+    """`a ** b` for Python ints `a` and a traced `b`, typed an int: a negative `b` (whose
+    result Python makes a float) raises rather than change the value's type."""
+    result = a ** b
+    if type(result) is not int:
+        raise TypeError(f"{a} ** {b}: a traced Python int raised to a negative power is "
+                        f"a float, and the graph typed it as an int; write float(x) ** n")
+    return result
+
+
+# op -> (the Python function, the expression codegen writes)
+PYTHON_OPS = {
+    "add": (operator.add, "{} + {}"), "sub": (operator.sub, "{} - {}"),
+    "mul": (operator.mul, "{} * {}"), "truediv": (operator.truediv, "{} / {}"),
+    "floordiv": (operator.floordiv, "{} // {}"), "mod": (operator.mod, "{} % {}"),
+    "pow": (operator.pow, "{} ** {}"), "int_pow": (_int_pow, None), "and": (operator.and_, "{} & {}"), "or": (operator.or_, "{} | {}"),
+    "xor": (operator.xor, "{} ^ {}"), "lshift": (operator.lshift, "{} << {}"),
+    "rshift": (operator.rshift, "{} >> {}"),
+    "lt": (operator.lt, "{} < {}"), "le": (operator.le, "{} <= {}"),
+    "gt": (operator.gt, "{} > {}"), "ge": (operator.ge, "{} >= {}"),
+    "eq": (operator.eq, "{} == {}"), "ne": (operator.ne, "{} != {}"),
+    "neg": (operator.neg, "-{}"), "pos": (operator.pos, "+{}"), "abs": (abs, "abs({})"),
+    "invert": (operator.invert, "~{}"),
+    "float": (float, "float({})"), "complex": (complex, "complex({})"),
+}
+_BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+           "lshift", "rshift")
+_COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
+_UNARY = ("neg", "pos", "abs", "invert")
+
+
+def _example(atom):
+    """A Python number of `atom`'s type: its value where that cannot fail (not a zero
+    divisor), so `k ** -1` is typed a float as Python computes it."""
+    if isinstance(atom, Literal) and is_python_number(atom.value) and atom.value != 0:
+        return atom.value
+    return python_type(atom.aval)(1)
+
+
+def _python_op_rule(*atoms, op):
+    function = PYTHON_OPS[op][0]
+    try:
+        result = function(*[_example(a) for a in atoms])
+    except ZeroDivisionError:  # 0 ** -1 with a literal base
+        result = function(*[python_type(a.aval)(1) for a in atoms])
+    return python_aval(result)
+
+
+python_op_p = primitives.define(
+    "python_op", _python_op_rule, lambda xp, op: PYTHON_OPS[op][0])
+
+
+def _emit_python_op(gen, eqn, refs, outs, indent):
+    refs = [f"({ref})" if ref.startswith("-") else ref for ref in refs]  # (-1) ** k
+    template = PYTHON_OPS[eqn.params["op"]][1]
+    if template is None:
+        kernel = gen.global_name(PYTHON_OPS[eqn.params["op"]][0], "k")
+        return gen.emit(indent, f"{outs[0]} = {kernel}({', '.join(refs)})", eqn)
+    gen.emit(indent, f"{outs[0]} = {template.format(*refs)}", eqn)
+
+
+primitives.emitters[python_op_p] = _emit_python_op
+
+
+def _from_python_kernel(xp, dtype):
+    return lambda value: xp.asarray(value, dtype=dtype)[()]
+
+
+from_python_p = primitives.define(
+    "from_python", lambda x, dtype: AbstractValue((), dtype), _from_python_kernel)
+
+
+def python_op(op: str, *operands):
+    """`op` (a key of `PYTHON_OPS`) on Python numbers, traced or not: a weak value."""
+    if op == "pow" and all(_int_typed(x) for x in operands) and isinstance(operands[1], Tracer):
+        op = "int_pow"  # `k ** e`: an int unless e < 0, which only the run knows
+    return bind(python_op_p, *operands, op=op)
+
+
+def _int_typed(x) -> bool:
+    return (python_type(x.aval) if isinstance(x, Tracer) else type(x)) in (int, bool)
+
+
+def conversion(aval: AbstractValue) -> tuple:
+    """`(primitive, params)` converting a weak value to type `aval`: a Python number of
+    another kind (`float(k)`; `+b` makes a bool an int), or a NumPy scalar (`from_python`)."""
+    if aval.weak:
+        kind = python_type(aval).__name__
+        return python_op_p, {"op": kind if kind in PYTHON_OPS else "pos"}
+    return from_python_p, {"dtype": np.dtype(aval.dtype)}
+
+
+def convert_weak(x, aval: AbstractValue):
+    """The Python number `x` (weak traced, or not) as a value of type `aval`, converted
+    when the graph runs (itself where it has that type)."""
+    if (x.aval if isinstance(x, Tracer) else python_aval(x)) == aval:
+        return x
+    prim, params = conversion(aval)
+    return bind(prim, x, **params)
+
+
+def python_number_output(expr: str, aval: AbstractValue, xp, global_name) -> str:
+    """The expression a graph function returns for its output `expr`: a Python number
+    (weak) as a 0-d array of its dtype, as every traced value is returned; an int
+    beyond int64 raises NumPy's `OverflowError` rather than wrapping."""
+    if not aval.weak:
+        return expr
+    return f"{global_name(functools.partial(_as_array, xp, aval.dtype), 'py')}({expr})"
+
+
+def _as_array(xp, dtype, value):
+    try:
+        return xp.asarray(value, dtype=dtype)
+    except OverflowError as error:
+        error.add_note(f"a graph function returns the Python int it computed as a 0-d "
+                       f"{dtype} array, and {value} does not fit one")
+        raise
+
+
+def all_python_numbers(*operands) -> bool:
+    """True where every operand is a Python number, or a weak traced one."""
+    return all(x.aval.weak if isinstance(x, Tracer) else is_python_number(x) for x in operands)
+
+
+# -- the operators of a weak Tracer: Python's where all operands are Python numbers --------
+def _install_binary(name):
+    numpy_method = getattr(Tracer, f"__{name}__")
+    reflected = getattr(Tracer, f"__r{name}__", None)
+
+    def method(self, other):
+        if all_python_numbers(self, other):
+            return python_op(name, self, other)
+        return numpy_method(self, other)
+    tracer_method(f"__{name}__")(method)
+    if name not in _COMPARISONS:
+        def rmethod(self, other):
+            if all_python_numbers(self, other):
+                return python_op(name, other, self)
+            return reflected(self, other)
+        tracer_method(f"__r{name}__")(rmethod)
+        in_place = getattr(Tracer, f"__i{name}__")
+
+        def imethod(self, other):  # a Python number is immutable: `k += 1` rebinds k
+            if all_python_numbers(self, other):
+                return python_op(name, self, other)
+            return in_place(self, other)
+        tracer_method(f"__i{name}__")(imethod)
+
+
+def _install_unary(name):
+    numpy_method = getattr(Tracer, f"__{name}__")
+
+    def method(self):
+        return python_op(name, self) if self.aval.weak else numpy_method(self)
+    tracer_method(f"__{name}__")(method)
+
+
+def _divmod(numpy_divmod):
+    def method(self, other):
+        if all_python_numbers(self, other):
+            return python_op("floordiv", self, other), python_op("mod", self, other)
+        return numpy_divmod(self, other)
+    return method
+
+
+def _rdivmod(numpy_rdivmod):
+    def method(self, other):
+        if all_python_numbers(self, other):
+            return python_op("floordiv", other, self), python_op("mod", other, self)
+        return numpy_rdivmod(self, other)
+    return method
+
+
+for _name in _BINARY + _COMPARISONS:
+    _install_binary(_name)
+for _name in _UNARY:
+    _install_unary(_name)
+tracer_method("__divmod__")(_divmod(Tracer.__divmod__))
+tracer_method("__rdivmod__")(_rdivmod(Tracer.__rdivmod__))
+del _name
