@@ -111,6 +111,24 @@ def float32_state(x):
     return s
 
 
+def index_after_break(x):
+    s = 0.0
+    for i in range(500):
+        if s > x:
+            break
+        s = s + 0.5 * i
+    return s, i       # the trip that broke, not the range's last value
+
+
+def long_float32_state(x):
+    s = np.float32(0)
+    for i in range(500):
+        if s > x:
+            break
+        s = s + x * i  # float32 times the loop's Python int stays float32 in the staged loop
+    return s, i
+
+
 def python_list_indexed(x):
     weights = [1.0, 2.0, 3.0, 4.0]
     s = 0.0
@@ -133,6 +151,8 @@ CASES = [
     (branch_each_trip, SCALARS),
     (short_continue, SCALARS),
     (float32_state, [np.float32(v) for v in (-1.0, 3.0, 50.0)]),
+    (index_after_break, SCALARS),
+    (long_float32_state, [np.float32(v) for v in (-1.0, 0.5, 10.0, 1e9)]),
     (python_list_indexed, [np.float64(v) for v in (-1.0, 0.5, 2.0, 100.0)]),
 ]
 
@@ -159,7 +179,8 @@ def test_matches_eager_through_one_trace(fn, inputs):
 
 
 @pytest.mark.parametrize("fn", [brief, returns, stepped, while_python_test, while_true_return,
-                                over_arrays, continues, branch_each_trip])
+                                over_arrays, continues, branch_each_trip, index_after_break,
+                                long_float32_state])
 def test_staged_as_one_loop(fn):
     x = CASES[[f for f, _ in CASES].index(fn)][1][0]
     graph = str(ag.convert(fn).get_concrete_function(x).graph)

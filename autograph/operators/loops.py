@@ -18,7 +18,9 @@ import numpy as np
 import runtime
 from runtime import Tracer, TracingError, current_builder
 from runtime.ops.control_flow import cond_p
+from runtime.abstract import python_aval
 from runtime.ops.effects import assert_
+from runtime.ops.python_numbers import convert_weak
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
 
@@ -242,7 +244,8 @@ def _python_for(iterable, extra_test, body, state, names):
             return staged
         count += 1
         if stageable and _long_and_branching(iterable, count, builder, mark):
-            staged = _staged_rest(iterable, count, None, body, state, names, len(builder.eqns))
+            staged = _staged_rest(iterable, count, extra_test, body, state, names,
+                                  len(builder.eqns))
             if staged is not None:
                 return staged
             stageable = False
@@ -285,8 +288,9 @@ def _remaining(iterable, done):
     """What is left of `iterable` after `done` items, as something `_staged_for` takes."""
     if type(iterable) is range:
         rest = iterable[done:]
-        builder = current_builder()  # a traced start, so that the loop's test is traced
-        return TracedRange(Tracer(builder, builder.const(np.asarray(rest.start))),
+        builder = current_builder()  # a traced start, so that the loop's test is traced;
+        start = Tracer(builder, builder.const(np.asarray(rest.start)))  # a Python int, as
+        return TracedRange(convert_weak(start, python_aval(rest.start)),  # range gives
                            rest.stop, rest.step)
     if type(iterable) in (list, tuple):
         rest = [read_if_variable(x) for x in iterable[done:]]

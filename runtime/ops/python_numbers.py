@@ -59,7 +59,8 @@ PYTHON_OPS = {
     "eq": (operator.eq, "{} == {}"), "ne": (operator.ne, "{} != {}"),
     "neg": (operator.neg, "-{}"), "pos": (operator.pos, "+{}"), "abs": (abs, "abs({})"),
     "invert": (operator.invert, "~{}"),
-    "float": (float, "float({})"), "complex": (complex, "complex({})"),
+    "bool": (bool, "bool({})"), "int": (int, "int({})"), "float": (float, "float({})"),
+    "complex": (complex, "complex({})"),
 }
 _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
            "lshift", "rshift")
