@@ -274,3 +274,70 @@ def test_staged_raise_is_eagers_exception():
     for x in (6, -6, 0, 1, 3, 6):
         assert _outcome(converted, np.int64(x)) == _outcome(raises_by_branch, np.int64(x))
     assert converted.trace_count == 1
+
+
+# -- a variable bound in one branch of a staged `if` --------------------------------
+
+def read_after_branch(x):
+    if x > 0:
+        y = x * 2
+    return y + 1
+
+
+def read_under_same_test(x):  # never read unbound: never raises
+    if x > 0:
+        y = x * 2
+    if x > 1:
+        return y
+    return x
+
+
+def rebound_in_later_branch(x):
+    if x > 0:
+        y = x * 2
+    if x > 5:
+        y = y + 1
+    elif x < -5:
+        y = x
+    return y
+
+
+def returned_unbound(x):
+    if x > 0:
+        y = x
+    return y
+
+
+def try_finally_after_staged_return(x):
+    try:
+        if x > 0:
+            return x
+        y = x * 2
+    finally:
+        LOG.append("finally")
+    return y
+
+
+@pytest.mark.parametrize("fn", [read_after_branch, read_under_same_test, rebound_in_later_branch,
+                                returned_unbound, try_finally_after_staged_return],
+                         ids=lambda fn: fn.__name__)
+def test_unbound_in_one_branch_raises_in_the_graph_when_read(fn):
+    """Eagerly `UnboundLocalError` is raised only where the other branch ran and the
+    variable is read; the graph does the same, for every value, from one trace."""
+    converted = ag.convert(fn)
+    for x in (3, -1, 1, 7, -7, 0):
+        assert _outcome(converted, np.int64(x)) == _outcome(fn, np.int64(x))
+    assert converted.trace_count == 1
+
+
+def test_unbound_read_inside_a_try_that_catches_it_is_refused():
+    def f(x):
+        if x > 0:
+            y = x
+        try:
+            z = y + 1
+        except UnboundLocalError:
+            z = 0
+        return z
+    with pytest.raises(TracingError, match="UnboundLocalError.*running graph"):
+        ag.convert(f)(np.int64(1))
