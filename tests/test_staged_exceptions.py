@@ -314,7 +314,7 @@ def try_finally_after_staged_return(x):
             return x
         y = x * 2
     finally:
-        LOG.append("finally")
+        z = x + 1  # noqa: F841 - (a Python side effect here would run while tracing only)
     return y
 
 
