@@ -341,3 +341,54 @@ def test_unbound_read_inside_a_try_that_catches_it_is_refused():
         return z
     with pytest.raises(TracingError, match="UnboundLocalError.*running graph"):
         ag.convert(f)(np.int64(1))
+
+
+# -- np.errstate at run time ---------------------------------------------------------
+
+def divide_raises(x):
+    with np.errstate(divide="raise"):
+        y = 1.0 / x
+    return y + 1
+
+
+def staged_branches_raise(x):
+    with np.errstate(all="raise"):
+        if x.sum() > 0:
+            y = np.log(x)
+        else:
+            y = np.sqrt(x)
+    return y * 2
+
+
+def ignored_inside_raise_outside(x):
+    with np.errstate(all="raise"):
+        with np.errstate(divide="ignore"):
+            y = 1.0 / x
+        z = np.sqrt(x)
+    return y + z
+
+
+@pytest.mark.parametrize("fn, values", [
+    (divide_raises, [2.0, 0.0, -4.0]),
+    (staged_branches_raise, [[1.0, 2.0], [-1.0, -2.0], [-1.0, 0.0]]),
+    (ignored_inside_raise_outside, [[1.0, 4.0], [0.0, 4.0], [-1.0, 4.0]]),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_errstate_is_honoured_by_the_graph(fn, values):
+    """Eagerly `FloatingPointError`; the graph (one trace) raises it too, never merely warns."""
+    converted = ag.convert(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for x in values:
+            x = np.asarray(x, dtype=np.float64)
+            assert _outcome(converted, x) == _outcome(fn, x)
+    assert converted.trace_count == 1
+
+
+def test_errstate_keeps_gradients_and_saving(tmp_path):
+    converted = ag.convert(divide_raises)
+    assert ag.grad(converted)(np.float64(2.0)) == pytest.approx(-0.25)
+    ag.save(converted, tmp_path / "saved", ag.TensorSpec((), np.float64))
+    loaded = ag.load(tmp_path / "saved")
+    assert loaded(np.float64(4.0)) == pytest.approx(1.25)
+    with pytest.raises(FloatingPointError):
+        loaded(np.float64(0.0))

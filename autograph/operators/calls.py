@@ -13,6 +13,10 @@ from __future__ import annotations
 import functools
 import types
 
+import numpy as np
+
+from runtime import current_builder
+from runtime.ops.errstate import errstate
 from runtime.source import is_library_file
 
 from .effects import print_
@@ -47,6 +51,8 @@ def converted_call(f, args, kwargs):
     """`f(*args, **kwargs)`, with `f` converted where it is user code."""
     if f is print:
         return print_(*args, **kwargs)
+    if f is np.errstate and current_builder() is not None:  # its body's kernels run within it
+        return errstate(*args, **kwargs)
     if f in LIST_FUNCTIONS and len(args) == 1 and not kwargs and is_traced_list(args[0]):
         return list_call(f, args)
     if _Hooks.is_graph_function(f):
