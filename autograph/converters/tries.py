@@ -5,7 +5,7 @@
             y = g(x)                             def if_true(y): ...
     except ValueError:         ->                y, = ag__.if_stmt(x > 0, if_true, ...)
         y = -1                           except ValueError as exc_:
-                                             y, = ag__.caught(exc_, (ag__.bound_or_undefined(...),), ('y',))
+                                             y, = ag__.caught(exc_, (y_or_undefined,), ('y',))
                                              y = -1
 
 `try_region` names the types the handlers catch, so that an error the graph
@@ -66,15 +66,14 @@ class _Tries(StatementTransformer):
                 handler.body = templates.replace("ag__.caught(error, (), ())", error=self._name(
                     handler)) + handler.body
         if state:
-            recovery = node.handlers + ([gast.ExceptHandler(
-                type=gast.Name(id="BaseException", ctx=gast.Load(), annotation=None,
-                               type_comment=None), name=None, body=[gast.Raise(exc=None, cause=None)])]
-                if node.finalbody else [])
+            reraise = templates.replace("try:\n    pass\nexcept BaseException:\n    raise")
+            recovery = node.handlers + (reraise[0].handlers if node.finalbody else [])
             for handler in recovery:
                 handler.body = self._caught(node, self._name(handler), state) + handler.body
             node.handlers = recovery
         if handlers:
-            filename, line, _ = anno.getanno(handlers[0], anno.Static.ORIGIN, ("<unknown>", "?", ""))
+            filename, line, _ = anno.getanno(handlers[0], anno.Static.ORIGIN,
+                                             ("<unknown>", "?", ""))
             node.body = templates.replace(
                 "with ag__.try_region(handled, where):\n    body", handled=_handled(handlers),
                 where=gast.Constant(value=f"{filename}:{line}", kind=None), body=node.body)

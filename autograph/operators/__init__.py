@@ -10,8 +10,8 @@ from .undefined import Placeholder, Undefined, bound_or_undefined, ld
 from .writes import check_global_write, setattr_, setitem
 
 __all__ = [
-    "Placeholder", "Undefined", "and_", "assert_", "bound_or_undefined", "caught", "check_global_write",
-    "compare_chain", "converted_call", "enumerate_", "for_stmt", "if_exp", "if_stmt", "ld",
-    "list_append", "not_", "or_", "print_", "range_", "setattr_", "setitem", "try_region", "while_stmt",
-    "zip_",
+    "Placeholder", "Undefined", "and_", "assert_", "bound_or_undefined", "caught",
+    "check_global_write", "compare_chain", "converted_call", "enumerate_", "for_stmt", "if_exp",
+    "if_stmt", "ld", "list_append", "not_", "or_", "print_", "range_", "setattr_", "setitem",
+    "try_region", "while_stmt", "zip_",
 ]

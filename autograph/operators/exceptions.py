@@ -43,7 +43,7 @@ import re
 import sys
 import threading
 
-from runtime import TracingError
+from runtime import Tracer, TracingError, current_builder
 from runtime.errors import AutographError
 from runtime.ops import subgraphs
 from runtime.source import is_library_file, location_note, original_location, user_source
@@ -133,4 +133,15 @@ def caught(error: BaseException, values: tuple, names: tuple) -> tuple:
     if isinstance(error, (AutographError, ConversionError)):
         raise error
     recovered = _values_at_raise(error, sys._getframe(1))
-    return tuple(recovered.get(name, value) for name, value in zip(names, values))
+    return tuple(recovered[name] if name in recovered and _usable(recovered[name]) else value
+                 for name, value in zip(names, values))
+
+
+def _usable(value) -> bool:
+    """False for a traced value of a staged body (an error both branches raised left it)."""
+    if not isinstance(value, Tracer):
+        return True
+    builder = current_builder()
+    while builder is not None and builder is not value.builder:
+        builder = builder.parent
+    return builder is not None
