@@ -312,6 +312,7 @@ def test_op(row, dtype, mode):
 TESTED_ELSEWHERE = {
     "read_variable": "tests/test_variables.py",
     "assign_variable": "tests/test_variables.py",
+    "errstate": "tests/test_staged_exceptions.py",
 }
 
 

@@ -392,3 +392,33 @@ def test_errstate_keeps_gradients_and_saving(tmp_path):
     assert loaded(np.float64(4.0)) == pytest.approx(1.25)
     with pytest.raises(FloatingPointError):
         loaded(np.float64(0.0))
+
+
+@ag.convert
+def _graph_callee(y):
+    return y * 3
+
+
+def passed_to_graph_function(x):
+    if x > 0:
+        y = x
+    return _graph_callee(y)
+
+
+def test_passing_a_variable_unbound_in_one_branch_to_a_graph_function_reads_it():
+    converted = ag.convert(passed_to_graph_function)
+    for x in (2, -2):
+        assert _outcome(converted, np.int64(x)) == _outcome(passed_to_graph_function, np.int64(x))
+
+
+def test_a_staged_loop_that_would_carry_it_is_refused():
+    def f(x, n):
+        if x > 0:
+            y = x
+        i = 0
+        while i < n:
+            y = y + 1
+            i += 1
+        return y
+    with pytest.raises(TracingError, match="'y' is bound only in one branch.*staged loop"):
+        ag.convert(f)(np.int64(1), np.int64(3))

@@ -21,6 +21,7 @@ from runtime.source import is_library_file
 
 from .effects import print_
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
+from .undefined import ld
 
 _CONVERTED_CODE = "<autograph"
 
@@ -56,6 +57,7 @@ def converted_call(f, args, kwargs):
     if f in LIST_FUNCTIONS and len(args) == 1 and not kwargs and is_traced_list(args[0]):
         return list_call(f, args)
     if _Hooks.is_graph_function(f):
+        ld(args)  # passing a variable is reading it (its graph takes the value alone)
         return f(*args, **kwargs)
     if isinstance(f, functools.partial):
         return converted_call(f.func, (*f.args, *args), {**f.keywords, **kwargs})

@@ -21,7 +21,7 @@ from runtime.tracer import read_if_variable
 from .in_place import staged_writing
 from .lists import stage_lists
 from .staging import staging
-from .undefined import is_undefined
+from .undefined import is_undefined, refuse_in_loop
 
 UNROLL_WARNING_AFTER = 100
 
@@ -55,6 +55,7 @@ def _while(cond_fn, body_fn, state, names):
         pred = read_if_variable(cond_fn(state))
         if isinstance(pred, Tracer):
             del builder.eqns[mark:]  # the probe is traced again as the loop's condition
+            refuse_in_loop(state, names)
             return staged_writing(
                 lambda s: runtime.while_loop(cond_fn, body_fn, s, names=names),
                 stage_lists(state), names)
@@ -66,14 +67,18 @@ def _while(cond_fn, body_fn, state, names):
 def _staged_body(body):
     def run(state):
         with staging():
-            return body(*state)
+            out = body(*state)
+        refuse_in_loop(out, ())
+        return out
     return run
 
 
 def _counting(body):
     def run(state):
         with staging():
-            return (state[0] + 1, *body(*state[1:]))
+            out = (state[0] + 1, *body(*state[1:]))
+        refuse_in_loop(out, ())
+        return out
     return run
 
 

@@ -17,9 +17,10 @@ the other branch of a staged `if` stands in as zeros of that value's type).
 """
 from __future__ import annotations
 
-from runtime import Tracer, current_builder
+from runtime import Tracer, TracingError, current_builder
 from runtime.ops.effects import assert_ as staged_assert
 from runtime.ops.subgraphs import stand_in
+from runtime.source import location_note, user_source
 
 from .exceptions import refuse_if_caught
 
@@ -135,6 +136,17 @@ class MaybeUnbound(Tracer):
         error = Undefined(self.name).error()
         refuse_if_caught(error, "of a variable a staged branch left unbound")
         staged_assert(self.defined, error)
+
+
+def refuse_in_loop(values, names) -> None:
+    """`TracingError` for a `MaybeUnbound` a staged loop would carry: the loop does not
+    thread its check, so a read in a later step could not raise as Python would."""
+    for value, name in zip(values, names):
+        if type(value) is MaybeUnbound:
+            raise TracingError(
+                f"{value.name or name!r} is bound only in one branch of an `if` on a traced "
+                f"value{location_note(user_source())}, and a staged loop carries it; bind it "
+                f"before the `if`")
 
 
 def rebound(value, like):
