@@ -422,3 +422,11 @@ def test_a_staged_loop_that_would_carry_it_is_refused():
         return y
     with pytest.raises(TracingError, match="'y' is bound only in one branch.*staged loop"):
         ag.convert(f)(np.int64(1), np.int64(3))
+
+
+def test_staged_raise_names_the_raise_line():
+    converted = ag.convert(raises_by_branch)
+    with pytest.raises(KeyError) as info:
+        converted(np.int64(9))
+    line = raises_by_branch.__code__.co_firstlineno + 2
+    assert any(f"test_staged_exceptions.py:{line} " in note for note in info.value.__notes__)

@@ -46,7 +46,8 @@ import threading
 from runtime import Tracer, TracingError, current_builder
 from runtime.errors import AutographError
 from runtime.ops import subgraphs
-from runtime.source import is_library_file, location_note, original_location, user_source
+from runtime.ops.effects import raised_at
+from runtime.source import is_library_file, location_note, user_source
 
 from ..pyct.errors import ConversionError
 
@@ -72,17 +73,6 @@ def try_region(handled, where: str):
         _regions.stack.pop()
 
 
-def _raised_at(error: BaseException):
-    """The user's line `error` was raised at (the innermost user frame of its traceback)."""
-    tb, found = error.__traceback__, None
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        if not is_library_file(code.co_filename):
-            found = original_location(code.co_filename, tb.tb_lineno, code.co_name)
-        tb = tb.tb_next
-    return found or user_source()
-
-
 def refuse_if_caught(error: BaseException, what: str = "it") -> None:
     """Raises `TracingError` where an enclosing `try` would catch `error`, which the
     graph raises when it runs (so no handler traced now can catch it)."""
@@ -92,8 +82,9 @@ def refuse_if_caught(error: BaseException, what: str = "it") -> None:
         except Exception:  # noqa: BLE001 - a handler type Python would only read on a raise
             types = BaseException
         if isinstance(error, types):
+            at = location_note(raised_at(error) or user_source())
             raise TracingError(
-                f"{type(error).__name__}({error}) {what}{location_note(_raised_at(error))} is "
+                f"{type(error).__name__}({error}) {what}{at} is "
                 f"raised inside the running graph, where the `except` at {where} cannot catch "
                 f"it; test the condition before the `try`, or make it a Python value") from error
 

@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 from .. import primitives
+from ..source import is_library_file, original_location
 from ..tracer import Tracer, bind, current_builder
 from ..variable_text import variable_text
 
@@ -124,4 +125,18 @@ def stage_failure(error: BaseException) -> bool:
     if attributes:
         params["attributes"] = attributes
     bind(assert_p, failing, **params)
+    where = raised_at(error)
+    if where is not None:  # the equation is traced from the `raise`, not the `if`
+        builder.eqns[-1].source = where
     return True
+
+
+def raised_at(error: BaseException):
+    """The user's line of the innermost user frame in `error`'s traceback."""
+    tb, found = error.__traceback__, None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not is_library_file(code.co_filename):
+            found = original_location(code.co_filename, tb.tb_lineno, code.co_name)
+        tb = tb.tb_next
+    return found
