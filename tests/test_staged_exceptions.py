@@ -430,3 +430,25 @@ def test_staged_raise_names_the_raise_line():
         converted(np.int64(9))
     line = raises_by_branch.__code__.co_firstlineno + 2
     assert any(f"test_staged_exceptions.py:{line} " in note for note in info.value.__notes__)
+
+
+@ag.convert
+def _graph_raising(x):
+    if x > 1:
+        raise KeyError(int(7))
+    return x
+
+
+def graph_function_in_try(x):
+    try:
+        return _graph_raising(x)
+    except KeyError:
+        return -1
+
+
+def test_a_graph_functions_staged_raise_traced_before_is_refused_in_a_try():
+    assert _graph_raising(np.int64(0)) == 0  # its graph is traced here, outside any `try`
+    for x in (-3, 5):
+        assert _outcome(ag.convert(graph_function_in_try), x) == _outcome(graph_function_in_try, x)
+    with pytest.raises(TracingError, match="KeyError.*running graph"):
+        ag.convert(graph_function_in_try)(np.int64(2))

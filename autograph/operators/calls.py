@@ -21,6 +21,7 @@ from runtime.source import is_library_file
 
 from .effects import print_
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
+from .exceptions import refuse_graph_failures
 from .undefined import ld
 
 _CONVERTED_CODE = "<autograph"
@@ -58,7 +59,12 @@ def converted_call(f, args, kwargs):
         return list_call(f, args)
     if _Hooks.is_graph_function(f):
         ld(args)  # passing a variable is reading it (its graph takes the value alone)
-        return f(*args, **kwargs)
+        builder = current_builder()
+        mark = len(builder.eqns) if builder is not None else 0
+        result = f(*args, **kwargs)
+        if builder is not None:  # its graph may have been traced outside any `try`
+            refuse_graph_failures(builder.eqns[mark:])
+        return result
     if isinstance(f, functools.partial):
         return converted_call(f.func, (*f.args, *args), {**f.keywords, **kwargs})
     if isinstance(f, types.MethodType) and is_user_function(f.__func__):

@@ -46,7 +46,7 @@ import threading
 from runtime import Tracer, TracingError, current_builder
 from runtime.errors import AutographError
 from runtime.ops import subgraphs
-from runtime.ops.effects import raised_at
+from runtime.ops.effects import assert_p, raised_at, remade
 from runtime.source import is_library_file, location_note, user_source
 
 from ..pyct.errors import ConversionError
@@ -89,6 +89,21 @@ def refuse_if_caught(error: BaseException, what: str = "it") -> None:
                 f"it; test the condition before the `try`, or make it a Python value") from error
 
 
+def refuse_graph_failures(eqns) -> None:
+    """`refuse_if_caught` for each failure the equations (a graph function's `call`, traced
+    before, perhaps outside any `try`) stage: its `assert`s."""
+    if not _regions.stack:
+        return
+    for eqn in eqns:
+        for inner in [eqn, *(e for g in eqn.subgraphs() for e in g.all_eqns())]:
+            if inner.primitive is assert_p:
+                params = inner.params
+                args = params.get("args")
+                error = remade(params.get("error", AssertionError), args) if args is not None \
+                    else params.get("error", AssertionError)()
+                refuse_if_caught(error, "of a graph function called in the `try`")
+
+
 def _deferred(error):
     refuse_if_caught(error, "of a staged branch or loop body")
     return False
@@ -123,6 +138,8 @@ def caught(error: BaseException, values: tuple, names: tuple) -> tuple:
     """
     if isinstance(error, (AutographError, ConversionError)):
         raise error
+    if not names:
+        return ()
     recovered = _values_at_raise(error, sys._getframe(1))
     return tuple(recovered[name] if name in recovered and _usable(recovered[name]) else value
                  for name, value in zip(names, values))
