@@ -101,12 +101,8 @@ def _suppresses(node) -> bool:
 def _check_supported(node, filename):
     for child in gast.walk(node):
         what = _UNSUPPORTED.get(type(child))
-        if what is None and isinstance(child, gast.Try):
-            if any(_becomes_control_flow(b) for b in [child.body] + [h.body for h in
-                                                                     child.handlers]):
-                what = "`try` around control flow"
-            elif _jumps_out_of(child.finalbody):  # it would discard the exception in flight
-                what = "`return`, `break` or `continue` in `finally`"
+        if what is None and isinstance(child, gast.Try) and _jumps_out_of(child.finalbody):
+            what = "`return`, `break` or `continue` in `finally`"  # it drops the exception
         if what is None and isinstance(child, gast.With) and _suppresses(child) \
                 and _becomes_control_flow(child.body):
             what = "`contextlib.suppress` around control flow"

@@ -12,6 +12,7 @@ from .converters import (
                          logical,
                          print_assert,
                          returns,
+                         tries,
                          whiles,
                          writes,
 )
@@ -25,6 +26,9 @@ PIPELINE = (
     # which the control-flow converters below then convert like any other `if`.
     ("breaks", breaks),
     ("returns", returns),
+    # `try` once the jumps are flags (their guards are control flow the handlers must
+    # read back), before the `if`s and loops it finds in the body become calls.
+    ("tries", tries),
     # `print`/`assert` before calls, so they become ag__ calls and stay so.
     ("print_assert", print_assert),
     # Expressions next: their lambdas are then just reads for the analyses.

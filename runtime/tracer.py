@@ -193,6 +193,9 @@ def _makes_views(atoms, outs) -> bool:
 def bind(prim, *args, **params):
     """Applies a primitive to traced (or constant) arguments in the current trace."""
     builder = _builder_for(args)
+    for arg in args:  # a Tracer subclass may check, in the graph, that it can be read
+        if type(arg) is not Tracer and hasattr(type(arg), "__ag_on_read__"):
+            arg.__ag_on_read__()
     return builder.add(prim, args, params)
 
 

@@ -23,7 +23,7 @@ def counting_loop():
 
 def test_every_higher_order_primitive_has_its_rules():
     higher = [p for p in primitives.registry.values() if p.higher_order]
-    assert sorted(p.name for p in higher) == ["call", "cond", "while_loop"]
+    assert sorted(p.name for p in higher) == ["call", "cond", "errstate", "while_loop"]
     for table in (primitives.subgraph_bindings, primitives.check_rules, primitives.alias_rules,
                   primitives.kernels):
         assert all(p in table for p in higher)

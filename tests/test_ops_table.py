@@ -332,6 +332,7 @@ TESTED_ELSEWHERE = {
     "assign_variable": "tests/test_variables.py",
     "python_op": "tests/test_weak_types.py",
     "from_python": "tests/test_weak_types.py",
+    "errstate": "tests/test_staged_exceptions.py",
 }
 
 

@@ -354,7 +354,7 @@ def test_gradient_through_a_branch_that_raises_only_if_taken():
         ag.grad(f)(np.float64(-3.0))
 
 
-def test_an_error_whose_type_needs_more_than_its_text_is_raised_while_tracing_as_before():
+def test_an_error_whose_type_needs_more_than_its_text_is_staged_with_its_args():
     class TwoArgs(Exception):
         def __init__(self, a, b):
             super().__init__(a, b)
@@ -365,5 +365,8 @@ def test_an_error_whose_type_needs_more_than_its_text_is_raised_while_tracing_as
         else:
             raise TwoArgs(1, 2)
         return y
-    with pytest.raises(TwoArgs):
-        ag.convert(f)(np.float64(1.0))
+    converted = ag.convert(f)
+    assert converted(np.float64(1.0)) == 1.0  # the branch not taken raises nothing
+    with pytest.raises(TwoArgs) as info:
+        converted(np.float64(-1.0))
+    assert info.value.args == (1, 2) and converted.trace_count == 1

@@ -2,6 +2,7 @@
 from .calls import converted_call
 from .conditionals import if_exp, if_stmt
 from .effects import assert_, print_
+from .exceptions import caught, try_region
 from .lists import list_append, list_comp
 from .logical import and_, compare_chain, not_, or_
 from .loops import enumerate_, for_stmt, range_, while_stmt, zip_
@@ -9,8 +10,8 @@ from .undefined import Placeholder, Undefined, bound_or_undefined, ld
 from .writes import augmented, check_global_write, setattr_, setitem, slice_
 
 __all__ = [
-    "Placeholder", "Undefined", "and_", "assert_", "augmented", "bound_or_undefined",
+    "Placeholder", "Undefined", "and_", "assert_", "augmented", "bound_or_undefined", "caught",
     "check_global_write", "compare_chain", "converted_call", "enumerate_", "for_stmt", "if_exp",
-    "if_stmt", "ld", "list_append", "list_comp", "not_", "or_", "print_", "range_", "setattr_", "setitem",
-    "slice_", "while_stmt", "zip_",
+    "if_stmt", "ld", "list_append", "list_comp", "not_", "or_", "print_", "range_", "setattr_",
+    "setitem", "slice_", "try_region", "while_stmt", "zip_",
 ]

@@ -13,10 +13,16 @@ from __future__ import annotations
 import functools
 import types
 
+import numpy as np
+
+from runtime import current_builder
+from runtime.ops.errstate import errstate
 from runtime.source import is_library_file
 
 from .effects import print_
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
+from .exceptions import refuse_graph_failures
+from .undefined import ld
 
 _CONVERTED_CODE = "<autograph"
 
@@ -47,10 +53,18 @@ def converted_call(f, args, kwargs):
     """`f(*args, **kwargs)`, with `f` converted where it is user code."""
     if f is print:
         return print_(*args, **kwargs)
+    if f is np.errstate and current_builder() is not None:  # its body's kernels run within it
+        return errstate(*args, **kwargs)
     if args and is_traced_list(args[0]) and f in LIST_FUNCTIONS:
         return list_call(f, args, kwargs)
     if _Hooks.is_graph_function(f):
-        return f(*args, **kwargs)
+        ld(args)  # passing a variable is reading it (its graph takes the value alone)
+        builder = current_builder()
+        mark = len(builder.eqns) if builder is not None else 0
+        result = f(*args, **kwargs)
+        if builder is not None:  # its graph may have been traced outside any `try`
+            refuse_graph_failures(builder.eqns[mark:])
+        return result
     if isinstance(f, functools.partial):
         return converted_call(f.func, (*f.args, *args), {**f.keywords, **kwargs})
     if isinstance(f, types.MethodType) and is_user_function(f.__func__):

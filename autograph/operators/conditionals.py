@@ -2,51 +2,67 @@
 from __future__ import annotations
 
 import runtime
-from runtime import Tracer, TracingError
-from runtime.source import location_note, user_source
+from runtime import Tracer
+from runtime.ops.subgraphs import stand_in
 from runtime.tracer import read_if_variable
 
 from .composite import staged_block
 from .in_place import staged_writing
 from .staging import staging
-from .undefined import is_undefined
+from .undefined import MaybeUnbound, Undefined, is_undefined, rebound
 
 
 def if_stmt(test, body, orelse, state: tuple, names: tuple):
     """`state = body(*state) if test else orelse(*state)`, staged if `test` is traced.
 
-    A variable bound in only one branch of a staged `if` and used after it
-    raises `TracingError` naming it.
+    A variable bound in only one branch of a staged `if` comes out as a
+    `MaybeUnbound`: reading it raises `UnboundLocalError` in the graph when the
+    other branch ran, as eagerly.
     """
     test = read_if_variable(test)
     if not isinstance(test, Tracer):
         return body(*state) if test else orelse(*state)
-    results: dict = {}
-    location = location_note(user_source())
+    maybe = [i for i, value in enumerate(state)
+             if is_undefined(value) or type(value) is MaybeUnbound]
 
-    def recorded(branch, key):
+    def recorded(branch):
         def run(*args):
+            args = (*(rebound(a, s) for a, s in zip(args, state)), *args[len(state):])
             with staging():
                 out = branch(*args)
-            results[key] = out
-            if len(results) == 2:
-                _check_both_define(results, names, location)
-            return out
+            if not maybe or not isinstance(out, tuple):
+                return out
+            defined = tuple(out[i].defined if type(out[i]) is MaybeUnbound
+                            else not is_undefined(out[i]) for i in maybe)
+            return tuple(_OneBranch(v) if is_undefined(v) else v for v in out), defined
         return run
-    return staged_block(state, names, lambda block, packed: staged_writing(  # dicts, lists..
-        lambda s: runtime.cond(test, recorded(block.branch(body), True),
-                               recorded(block.branch(orelse), False), *s, names=block.names),
-        packed, block.names))
+
+    def stage(block, packed):  # `block` carries the dicts, lists and objects it writes
+        result = staged_writing(lambda s: runtime.cond(
+            test, recorded(block.branch(body)), recorded(block.branch(orelse)), *s,
+            names=block.names), packed, block.names)
+        if not maybe:
+            return result
+        out, defined = result
+        out = list(out)
+        for i, flag in zip(maybe, defined):
+            if isinstance(flag, Tracer) and isinstance(out[i], Tracer):
+                out[i] = MaybeUnbound(out[i], flag, names[i])
+            elif flag is False:
+                out[i] = state[i] if is_undefined(state[i]) else Undefined(names[i])
+        return tuple(out)
+    return staged_block(state, names, stage)
 
 
-def _check_both_define(results, names, location):
-    for name, a, b in zip(names, results[True], results[False]):
-        if is_undefined(a) != is_undefined(b):
-            where = "if" if is_undefined(b) else "else"
-            raise TracingError(
-                f"{name!r} is bound only in the {where} branch of an `if` on a traced "
-                f"value{location}, and is used after it; bind it in both branches (or "
-                f"before the if)")
+class _OneBranch:
+    """A variable the branch left unbound: zeros of the other branch's value (the graph
+    checks `defined` before any read), itself where the other left it unbound too."""
+
+    def __init__(self, undefined):
+        self.undefined = undefined
+
+    def __stage_like__(self, other):
+        return self.undefined if type(other) is _OneBranch else stand_in(other)
 
 
 def if_exp(test, true_fn, false_fn):

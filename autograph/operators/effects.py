@@ -31,6 +31,7 @@ from runtime.ops.effects import assert_ as staged_assert
 from runtime.ops.effects import print_ as staged_print
 from runtime.tracer import read_if_variable
 
+from .exceptions import refuse_if_caught
 from .undefined import ld
 
 
@@ -45,7 +46,9 @@ def assert_(condition, message_fn=None):
             raise AssertionError(message_fn()) if message_fn is not None else AssertionError
         # in a staged body: fail only when the graph runs the body
         condition = Tracer(builder, builder.const(np.asarray(False)))
-    staged_assert(condition, message_fn() if message_fn is not None else None)
+    message = message_fn() if message_fn is not None else None
+    refuse_if_caught(AssertionError(*([] if message is None else [message])), "of a staged assert")
+    staged_assert(condition, message)
 
 
 def print_(*values, sep=" ", end="\n", file=None, flush=False):

@@ -28,7 +28,7 @@ from .composite import staged_block
 from .in_place import staged_writing
 from .lists import TracedList, settle_list_types, stage_lists
 from .staging import staging
-from .undefined import is_undefined
+from .undefined import is_undefined, refuse_in_loop
 
 UNROLL_WARNING_AFTER = 100
 
@@ -62,6 +62,7 @@ def _while(cond_fn, body_fn, state, names):
         pred = read_if_variable(cond_fn(state))
         if isinstance(pred, Tracer):
             del builder.eqns[mark:]  # the probe is traced again as the loop's condition
+            refuse_in_loop(state, names)
             return staged_block(state, names, lambda block, packed: staged_writing(
                 lambda s: runtime.while_loop(block.step(cond_fn, result_is_state=False),
                                              block.step(body_fn), s, names=block.names),
@@ -75,14 +76,18 @@ def _while(cond_fn, body_fn, state, names):
 def _staged_body(body):
     def run(state):
         with staging():
-            return body(*state)
+            out = body(*state)
+        refuse_in_loop(out, ())
+        return out
     return run
 
 
 def _counting(body):
     def run(state):
         with staging():
-            return (state[0] + 1, *body(*state[1:]))
+            out = (state[0] + 1, *body(*state[1:]))
+        refuse_in_loop(out, ())
+        return out
     return run
 
 

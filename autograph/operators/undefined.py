@@ -8,7 +8,7 @@ not; an unbound one travels as `Undefined(name)`. Using it raises
 >>> x + 1
 Traceback (most recent call last):
 ...
-UnboundLocalError: local variable 'x' referenced before assignment
+UnboundLocalError: cannot access local variable 'x' where it is not associated with a value
 
 Both classes here implement the runtime's protocols for staged control flow
 (runtime/README.md, "Control flow"): `__unbound__ = True` (a loop types the
@@ -17,7 +17,12 @@ the other branch of a staged `if` stands in as zeros of that value's type).
 """
 from __future__ import annotations
 
+from runtime import Tracer, TracingError, current_builder
+from runtime.ops.effects import assert_ as staged_assert
 from runtime.ops.subgraphs import stand_in
+from runtime.source import location_note, user_source
+
+from .exceptions import refuse_if_caught
 
 
 class Undefined:
@@ -33,7 +38,8 @@ class Undefined:
         return f"Undefined({self.name!r})"
 
     def error(self) -> UnboundLocalError:
-        return UnboundLocalError(f"local variable {self.name!r} referenced before assignment")
+        return UnboundLocalError(f"cannot access local variable {self.name!r} where it is not "
+                                 f"associated with a value")  # Python's own text
 
     def _raise(self, *args, **kwargs):
         raise self.error()
@@ -101,7 +107,50 @@ def ld(value):
     """`value`, or the `UnboundLocalError` Python raises for an unbound variable in it."""
     if isinstance(value, Undefined):
         raise value.error()
+    if type(value) is MaybeUnbound:
+        value.__ag_on_read__()
     if type(value) in (tuple, list):
         for item in value:
             ld(item)
+    return value
+
+
+class MaybeUnbound(Tracer):
+    """A traced value bound in only one branch of a staged `if`: `defined` (a traced
+    bool) says whether the branch that ran bound it. Reading it stages the check:
+    the graph raises eager's `UnboundLocalError` where the other branch ran, only
+    when (and where) the read runs. The other branch carries zeros of its type.
+    """
+
+    __slots__ = ("defined", "name", "_checked")
+
+    def __init__(self, tracer, defined, name: str):
+        super().__init__(tracer.builder, tracer.node)
+        self.defined, self.name, self._checked = defined, name, set()
+
+    def __ag_on_read__(self):
+        builder = current_builder()
+        if builder is None or id(builder) in self._checked:
+            return
+        self._checked.add(id(builder))
+        error = Undefined(self.name).error()
+        refuse_if_caught(error, "of a variable a staged branch left unbound")
+        staged_assert(self.defined, error)
+
+
+def refuse_in_loop(values, names) -> None:
+    """`TracingError` for a `MaybeUnbound` a staged loop would carry: the loop does not
+    thread its check, so a read in a later step could not raise as Python would."""
+    for value, name in zip(values, names):
+        if type(value) is MaybeUnbound:
+            raise TracingError(
+                f"{value.name or name!r} is bound only in one branch of an `if` on a traced "
+                f"value{location_note(user_source())}, and a staged loop carries it; bind it "
+                f"before the `if`")
+
+
+def rebound(value, like):
+    """`value` (a branch input) marked as `like` is, where `like` is a `MaybeUnbound`."""
+    if type(like) is MaybeUnbound and isinstance(value, Tracer):
+        return MaybeUnbound(value, like.defined, like.name)
     return value

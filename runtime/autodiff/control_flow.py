@@ -25,6 +25,7 @@ from ..errors import TracingError
 from ..ir import Graph, Literal
 from ..ops.call import call_p
 from ..ops.control_flow import cond_p
+from ..ops.errstate import errstate_p
 from ..ops.while_loop import while_loop
 from ..ops.while_primitive import split_while_operands, while_p, while_params
 from ..tracer import GraphBuilder, Tracer, current_builder
@@ -225,3 +226,4 @@ def _linearize_call(args, active, *, graph):
 linearize_rules[cond_p] = _linearize_cond
 linearize_rules[while_p] = _linearize_while
 linearize_rules[call_p] = _linearize_call
+linearize_rules[errstate_p] = lambda args, active, *, graph, modes: linearize(graph, args, active)

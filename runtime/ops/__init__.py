@@ -5,6 +5,7 @@ from . import (  # noqa: F401
     creation,
     effects,
     elementwise,
+    errstate,
     indexing,
     introspection,
     joining,

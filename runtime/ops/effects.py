@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 from .. import primitives
+from ..source import is_library_file, original_location
 from ..tracer import Tracer, bind, current_builder
 from ..variable_text import variable_text
 
@@ -48,9 +49,21 @@ def _print_kernel(xp, template, sep, end):
     return run
 
 
-def _assert_kernel(xp, template, error=AssertionError):
+def remade(error: type, args: tuple, attributes: tuple = ()) -> BaseException:
+    """An exception equal to one made while tracing: its type, `args` and attributes,
+    without calling its `__init__` again (which may format its arguments anew)."""
+    made = error.__new__(error, *args)
+    made.args = args
+    for name, value in attributes:
+        setattr(made, name, value)
+    return made
+
+
+def _assert_kernel(xp, template, error=AssertionError, args=None, attributes=()):
     def run(condition, *operands):
         if not condition:
+            if args is not None:
+                raise remade(error, args, attributes)
             raise error(" ".join(_render(template, operands))) if template else error()
         return []
     return run
@@ -96,18 +109,34 @@ def assert_(condition, message=None):
 
 
 def stage_failure(error: BaseException) -> bool:
-    """Stages an `assert` that raises `error`'s type with its text when it runs.
+    """Stages an `assert` that raises an exception equal to `error` when it runs: its
+    type, its `args` and its attributes (`KeyError(3)` stays `KeyError(3)`).
 
-    False (nothing staged) where that type cannot be made from its text alone.
+    False (nothing staged) where such an exception cannot be remade.
     """
     builder = current_builder()
-    message = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], str) \
-        else str(error) if error.args else None
+    attributes = tuple((k, v) for k, v in vars(error).items() if not k.startswith("__"))
     try:
-        type(error)(*([] if message is None else [message]))
-    except Exception:  # noqa: BLE001 - e.g. an exception type with required arguments
+        remade(type(error), error.args, attributes)
+    except Exception:  # noqa: BLE001 - e.g. a type whose __new__ wants other arguments
         return False
     failing = Tracer(builder, builder.const(np.asarray(False)))
-    template = () if message is None else (("text", message),)
-    bind(assert_p, failing, template=template, error=type(error))
+    params = {"template": (("text", str(error)),), "error": type(error), "args": error.args}
+    if attributes:
+        params["attributes"] = attributes
+    bind(assert_p, failing, **params)
+    where = raised_at(error)
+    if where is not None:  # the equation is traced from the `raise`, not the `if`
+        builder.eqns[-1].source = where
     return True
+
+
+def raised_at(error: BaseException):
+    """The user's line of the innermost user frame in `error`'s traceback."""
+    tb, found = error.__traceback__, None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not is_library_file(code.co_filename):
+            found = original_location(code.co_filename, tb.tb_lineno, code.co_name)
+        tb = tb.tb_next
+    return found
