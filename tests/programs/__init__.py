@@ -26,7 +26,8 @@ MODULES = ("hmm_forward", "viterbi", "gauss_seidel", "rk4", "golden_section", "l
 # Why a check fails today (the engineer's area that builds it in parentheses).
 WRITES = ("#12: item write into a local array (`out[k] = v`, `a[i] -= v`) with a traced value "
           "or inside a staged block (writes)")
-SLICE_WRITE = "#12: a slice in an item write's subscript (`a[i, k:] -= v`) generates invalid code (writes)"
+SLICE_WRITE = ("#12: a slice in an item write's subscript (`a[i, k:] -= v`) generates invalid "
+               "code (writes)")
 STAGED_LIST = "#12: a list appended in a staged loop, then read (np.array(L)) (loops)"
 CLOSURE = ("#12: a closure reading a name that a converted loop rebinds sees its value from "
            "before the loop, even untraced (names)")
