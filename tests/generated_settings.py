@@ -27,7 +27,8 @@ GRAMMAR = {  # on: passes today; off: the construct fails today (see test_genera
     "item_writes": False,     # `y[i] = v`, `M[i, :] -= v` in staged blocks: refused (#12)
     "local_arrays": True,     # `t += v`, `t.fill`, `out=t`, `t.sort()` on a local array: passes
     "python_numbers": False,  # Python int/float/bool/complex as loop state: NEP 50, overflow (#12)
-    "list_appends": False,    # lists appended in staged loops, read every way (#12)
+    "list_appends": False,    # lists appended in staged loops, read every way (#12); `sum(L)`
+    #                           never finishes tracing: such a program fails at TIME_LIMIT
 }
 _ON = os.environ.get("AG_GRAMMAR", "")
 GRAMMAR.update({name: True for name in GRAMMAR if _ON == "all" or name in _ON.split(",")})

@@ -29,14 +29,14 @@ terminates:
 
 The constructs of issue #12 are drawn per program where `Features` has them
 on (`generated_settings.GRAMMAR`): closures `peek()`/`shift()` read where
-blocks rebind `a`, `b`, `k`, `y`, `s`; views updated in place (`w0 = y[1:]`,
-`w0 += 0.5`); item writes into `x`, `y` and a local matrix `M`; a local array
-`t` updated only in place; a Python number `q` (int, float, bool or complex) as
-state, added to every result through float32 (where weak and strong typing
-round differently); a list `L` appended in blocks and read at the end by
-`np.sum`, `np.stack`, `sum`, `len`, a `for`, or returned (`(result, L)`). The
-writes and views come only in programs with in-place updates, which make no
-other views.
+blocks rebind `a`, `b`, `k`, `y`, `s`; views updated in place (`w = y[1:]` at
+the top, or `w0 = y[1:]` in a block, then `w += 0.5` in a block); item writes
+into `x`, `y` and a local matrix `M`; a local array `t` updated only in place;
+a Python number `q` (int, float, bool or complex) as state, added to every
+result through float32 (where weak and strong typing round differently); a
+list `L` appended in blocks and read at the end by `np.sum`, `np.stack`,
+`sum`, `len`, a `for`, or returned (`(result, L)`). The writes and views come
+only in programs with in-place updates, which make no other views.
 
 The grammar is a handful of methods of `_Generator`, one per syntactic
 category (`int_expr`, `array_expr`, `condition`, `statement`, ...), with depth
@@ -148,6 +148,7 @@ class _Generator:
         self.closures = False        # `peek()` (int) and `shift()` (array) may be read
         self.matrix = False          # the local matrix `M` exists (item writes)
         self.local_array = False     # the local array `t` exists (updated only in place)
+        self.view = False            # `w`, a view of `x` or `y` made at the top, exists
         self.number_kind = None      # the kind of the Python number `q`: int, float, bool, complex
         self.list_kind = None        # how `L` is read at the end: "np.sum", "return", ...
 
@@ -486,13 +487,14 @@ class _Generator:
         return kinds
 
     def view_update(self, scope, pad) -> list[str]:
+        op = self.choice(["+=", "*=", "-="])
+        value = self.choice(['0.5', '-1.0', '2.0'])
+        if self.view and self.draw(st.booleans()):  # the view made at the top
+            return [f"{pad}w {op} {value}"]
         view = f"w{self.counters}"
         self.counters += 1
-        base = self.choice(ARRAY_VARS)
-        index = self.choice(["[1:]", "[:2]", "[::-1]", "[::2]", "[:]"])
-        op = self.choice(["+=", "*=", "-="])
-        return [f"{pad}{view} = {base}{index}",
-                f"{pad}{view} {op} {self.choice(['0.5', '-1.0', '2.0'])}"]
+        return [f"{pad}{view} = {self.choice(ARRAY_VARS)}{self.choice(VIEW_INDEXES)}",
+                f"{pad}{view} {op} {value}"]
 
     def item_write(self, scope, pad) -> list[str]:
         var = self.choice(ARRAY_VARS)
@@ -554,6 +556,7 @@ class _Generator:
                 "return": []}[self.list_kind]
 
 
+VIEW_INDEXES = ("[1:]", "[:2]", "[::-1]", "[::2]", "[:]")
 ISSUE12_STATEMENTS = ("view_update", "item_write", "local_array_update", "number_update",
                       "list_append")
 
@@ -587,6 +590,9 @@ def _issue12_locals(draw, gen, features) -> list[str]:
         lines += ["    def peek():",
                   f"        return {gen.choice(['a + b', 'a', 'b * 2', 'k + a'])}",
                   f"    shift = lambda: y + {FLOAT_VAR}"]
+    if gen.in_place and features.views and draw(st.booleans()):
+        gen.view = True  # updated in place in later blocks, staged or not
+        lines += [f"    w = {gen.choice(ARRAY_VARS)}{gen.choice(VIEW_INDEXES)}"]
     if gen.in_place and features.item_writes and draw(st.booleans()):
         gen.matrix = True
         lines += ["    M = np.zeros((3, 3)) + x"]
