@@ -145,11 +145,11 @@ def time_limit(seconds):
     def expire(signum, frame):
         raise TimeoutError(f"did not finish in {seconds} s (a trace that never ends?)")
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)  # again each second: an exception
+    try:                                                # raised in a gc callback is dropped
         yield
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 
