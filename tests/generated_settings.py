@@ -25,7 +25,8 @@ GRAMMAR = {  # on: passes today; off: the construct fails today (see test_genera
     "closures": False,        # closures reading names a staged block rebinds: stale values (#12)
     "views": False,           # in-place update of a view (`w = y[1:]; w += 1`): TracingError (#12)
     "item_writes": False,     # `y[i] = v`, `M[i, :] -= v` in staged blocks: refused (#12)
-    "local_arrays": True,     # `t += v`, `t.fill`, `out=t`, `t.sort()` on a local array: passes
+    "local_arrays": False,    # `t = np.zeros(3)`, then `t += x` in straight-line code: refused
+    #                           (TracingError); in staged blocks `t += v`, `t.fill`, `out=t` pass
     "python_numbers": False,  # Python int/float/bool/complex as loop state: NEP 50, overflow (#12)
     "list_appends": False,    # lists appended in staged loops, read every way (#12); `sum(L)`
     #                           never finishes tracing: such a program fails at TIME_LIMIT

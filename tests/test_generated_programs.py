@@ -614,6 +614,19 @@ def f(n, k, x, p):
 """, program_dir)
 
 
+@pytest.mark.xfail(strict=True, reason="#12: `t += v` or `np.add(t, v, out=t)` on a local "
+                                       "NumPy array with a traced `v`, in straight-line code, is "
+                                       "refused with a TracingError (writes)")
+@pytest.mark.parametrize("update", ["t += x", "np.add(t, x, out=t)"])
+def test_in_place_update_of_local_array_by_traced_value(program_dir, update):
+    check_source(f"""
+def f(n, k, x, p):
+    t = np.zeros(3)
+    {update}
+    return (k, t)
+""", program_dir)
+
+
 PYTHON_NUMBER = ("#12: a Python number carried through a staged loop becomes an int64 or "
                  "float64 value: it wraps, loses NEP 50's weak promotion, and a Python int "
                  "constant beyond int64 raises when the graph runs (weak)")
