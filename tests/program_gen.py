@@ -461,7 +461,7 @@ class _Generator:
 
     def result(self, scope) -> str:
         # Through float32, where a weak Python number and a float64 one round differently.
-        number = {None: "", "complex": " + abs(np.complex64(1) * q)"}.get(
+        number = {None: "", "complex": " + np.abs(np.complex64(1) * q)"}.get(
             self.number_kind, " + np.float32(1.0) * q")
         if self.returns_tuple:
             value = f"({self.int64_expr(scope)}, {self.array_expr(scope)}{number})"

@@ -644,7 +644,7 @@ def f(n, k, x, p):
     while i < n and i < 8:
         i = i + 1
         {update}
-    return (k, x + abs(np.complex64(1.0) * q))
+    return (k, x + np.abs(np.complex64(1.0) * q))
 """, program_dir, input_sets=((7, 1, (0.5, -1.0, 2.0)), (0, -2, (-1.5, 0.0, 1.0))))
 
 
