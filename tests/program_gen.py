@@ -479,11 +479,11 @@ class _Generator:
         if self.in_place and self.features.item_writes:
             kinds += ["item_write"]
         if self.local_array:
-            kinds += ["local_array_update"]
+            kinds += ["local_array_update"] * 3
         if self.number_kind:
             kinds += ["number_update"] * 3  # often, so that loops carry it
         if self.list_kind and (scope.loops or scope.depth):
-            kinds += ["list_append"]
+            kinds += ["list_append"] * 2
         return kinds
 
     def view_update(self, scope, pad) -> list[str]:
