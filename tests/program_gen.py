@@ -27,6 +27,17 @@ terminates:
 - every path returns `(int64 value, float64 array)`, or in some programs every
   path returns one float64 array.
 
+The constructs of issue #12 are drawn per program where `Features` has them
+on (`generated_settings.GRAMMAR`): closures `peek()`/`shift()` read where
+blocks rebind `a`, `b`, `k`, `y`, `s`; views updated in place (`w = y[1:]` at
+the top, or `w0 = y[1:]` in a block, then `w += 0.5` in a block); item writes
+into `x`, `y` and a local matrix `M`; a local array `t` updated only in place;
+a Python number `q` (int, float, bool or complex) as state, added to every
+result through float32 (where weak and strong typing round differently); a
+list `L` appended in blocks and read at the end by `np.sum`, `np.stack`,
+`sum`, `len`, a `for`, or returned (`(result, L)`). The writes and views come
+only in programs with in-place updates, which make no other views.
+
 The grammar is a handful of methods of `_Generator`, one per syntactic
 category (`int_expr`, `array_expr`, `condition`, `statement`, ...), with depth
 limits and a statement budget (`MAX_STATEMENTS`).
@@ -76,6 +87,17 @@ class Features:
     in_place_aliases: bool = True    # ... also where two names may be bound to one array
     with_blocks: bool = True         # `with contextlib.nullcontext():`, `with np.errstate(...):`
     try_finally: bool = True         # `try:` straight-line code `finally:` an update of `s`
+    # Constructs of issue #12 (`generated_settings.GRAMMAR` switches them off while they fail):
+    closures: bool = True            # `def peek(): return a + b`, `shift = lambda: y + s` called
+    #                                  where a staged block rebinds the names they read
+    views: bool = True               # `w0 = y[1:]` then `w0 += 0.5`: an in-place update of a view
+    item_writes: bool = True         # `y[k % 3] = s`, `y[1:] -= x[:2]`, `y[y > 0.5] = 0.0`,
+    #                                  `M[j % 3, :] -= y` on a local matrix `M`
+    local_arrays: bool = True        # `t = np.zeros(3)` made in f, then `t += ...`, `t.fill(c)`,
+    #                                  `np.add(t, y, out=t)`, `t.sort()`
+    python_numbers: bool = True      # `q`, a Python int, float, bool or complex, as loop state
+    list_appends: bool = True        # `L.append(...)` in loops and branches, `L` read by np.sum(L),
+    #                                  np.stack(L), sum(L), len(L), `for v in L`, or `return L`
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +128,7 @@ class Program:
     source: str
     p: int           # the Python-int argument, fixed for every call of one program
     returns_tuple: bool  # every path returns `(int64, float64[3])`, else one float64[3]
+    returns_list: bool = False  # ... paired with the list `L`: `(result, L)`
 
     def __str__(self):
         return self.source
@@ -121,6 +144,17 @@ class _Generator:
         self.in_place = in_place
         self.counters = 0
         self.statements = 0
+        # The #12 constructs this program holds (each drawn once per program, where on).
+        self.closures = False        # `peek()` (int) and `shift()` (array) may be read
+        self.matrix = False          # the local matrix `M` exists (item writes)
+        self.local_array = False     # the local array `t` exists (updated only in place)
+        self.view = False            # `w`, a view of `x` or `y` made at the top, exists
+        self.number_kind = None      # the kind of the Python number `q`: int, float, bool, complex
+        self.list_kind = None        # how `L` is read at the end: "np.sum", "return", ...
+
+    def array_names(self) -> tuple:
+        """The array names an expression may read."""
+        return ARRAY_VARS + (("t",) if self.local_array else ())
 
     def choice(self, options):
         return self.draw(st.sampled_from(options))
@@ -139,6 +173,8 @@ class _Generator:
             atoms = [IntExpr(v, True) for v in ("n",) + INT_VARS]
             atoms += [IntExpr(name, numpy) for name, numpy in scope.ints]
             atoms += [IntExpr("p", False), IntExpr(self.int_literal(), False)]
+            if self.closures and self.draw(st.integers(0, 2)) == 0:
+                return IntExpr("peek()", True)  # often, so that it follows a rebinding
             return self.choice(atoms)
         kind = self.choice(["add", "sub", "mul", "floordiv", "mod", "maximum", "minimum",
                             "count", "argmax"]
@@ -185,9 +221,16 @@ class _Generator:
         return f"np.mean({arr})" if kind == "mean" else f"({arr}).{kind}()" \
             if arr not in ARRAY_VARS else f"{arr}.{kind}()"
 
+    def array_atom(self) -> str:
+        if self.closures and self.draw(st.integers(0, 2)) == 0:
+            return "shift()"
+        atoms = list(self.array_names())
+        atoms += ["M.sum(axis=0)", "M[1]"] if self.matrix else []
+        return self.choice(atoms)
+
     def array_expr(self, scope, depth=0) -> str:
         if depth >= MAX_EXPR_DEPTH or self.draw(st.integers(0, 2)) == 0:
-            return self.choice(ARRAY_VARS)
+            return self.array_atom()
         kind = self.choice(["add", "sub", "scale", "tanh", "maximum", "where", "int",
                             "scalar", "abs"] + ([] if self.in_place else ["reverse"])
                            + (["ifexp"] if self.features.if_expressions else []))
@@ -214,9 +257,16 @@ class _Generator:
 
     def condition(self, scope, depth=0) -> str:
         kind = self.choice(["compare", "parity", "float", "python", "any", "flag"]
+                           + (["number"] if self.number_kind else [])
                            + (["not", "and", "or"] if depth < 1 else []))
         if kind == "flag":
             return self.choice([FLAG_VAR, f"not {FLAG_VAR}"])
+        if kind == "number":
+            return {"int": f"q {self.choice(['<', '>', '=='])} {self.int_literal()}",
+                    "float": f"q {self.choice(['<', '>'])} {self.float_literal()}",
+                    "bool": self.choice(["q", "not q"]),
+                    "complex": f"q.real {self.choice(['<', '>'])} {self.float_literal()}",
+                    }[self.number_kind]
         if kind == "compare":
             op = self.choice(["<", "<=", ">", ">=", "==", "!="])
             compare = f"{self.int_expr(scope, 1).src} {op} {self.int_expr(scope, 1).src}"
@@ -267,6 +317,7 @@ class _Generator:
                          (["for_python"] if f.for_python else [])
         if scope.loops and scope.jumps and f.break_continue:
             kinds += ["break", "continue"]
+        kinds += self.issue12_kinds(scope)
         if f.early_return and scope.depth and scope.returns and \
                 (f.return_in_loop or not scope.loops):
             kinds += ["return"]
@@ -276,7 +327,8 @@ class _Generator:
         if kind == "assign_array":
             value = self.array_expr(scope)
             if self.in_place and not f.in_place_aliases and (
-                    value in ARRAY_VARS or value.startswith("(") and " if " in value):
+                    value in self.array_names() or value.startswith(("M[", "shift("))
+                    or value.startswith("(") and " if " in value):
                 value = f"np.copy({value})"  # `y = x` would bind both names to one array
             return [f"{pad}{self.choice(ARRAY_VARS)} = {value}"], False
         if kind == "assign_float":
@@ -296,6 +348,8 @@ class _Generator:
             value = self.choice(["0.5", "-1.0", "1.5"]) if op == "*=" else self.choice(
                 [self.array_expr(scope, 1), self.int_expr(scope, 1).src])
             return [f"{pad}{var} {op} {value}"], False
+        if kind in ISSUE12_STATEMENTS:
+            return getattr(self, kind)(scope, pad), False
         if kind in ("break", "continue"):
             return [f"{pad}{kind}"], True
         if kind == "return":
@@ -406,9 +460,105 @@ class _Generator:
             self.loop_else(has_else, scope, indent)
 
     def result(self, scope) -> str:
+        # Through float32, where a weak Python number and a float64 one round differently.
+        number = {None: "", "complex": " + np.abs(np.complex64(1) * q)"}.get(
+            self.number_kind, " + np.float32(1.0) * q")
         if self.returns_tuple:
-            return f"({self.int64_expr(scope)}, {self.array_expr(scope)})"
-        return f"{self.array_expr(scope)} + {self.int_expr(scope, 1).src}"
+            value = f"({self.int64_expr(scope)}, {self.array_expr(scope)}{number})"
+        else:
+            value = f"{self.array_expr(scope)} + {self.int_expr(scope, 1).src}{number}"
+        return f"({value}, L)" if self.list_kind == "return" else value
+
+    # --- the constructs of issue #12 -----------------------------------------
+
+    def issue12_kinds(self, scope) -> list[str]:
+        """The statement kinds of the #12 constructs this program holds, where they may go."""
+        kinds = []
+        if self.in_place and self.features.views:
+            kinds += ["view_update"]
+        if self.in_place and self.features.item_writes:
+            kinds += ["item_write"]
+        if self.local_array:
+            kinds += ["local_array_update"] * 3
+        if self.number_kind:
+            kinds += ["number_update"] * 3  # often, so that loops carry it
+        if self.list_kind and (scope.loops or scope.depth):
+            kinds += ["list_append"] * 2
+        return kinds
+
+    def view_update(self, scope, pad) -> list[str]:
+        op = self.choice(["+=", "*=", "-="])
+        value = self.choice(['0.5', '-1.0', '2.0'])
+        if self.view and self.draw(st.booleans()):  # the view made at the top
+            return [f"{pad}w {op} {value}"]
+        view = f"w{self.counters}"
+        self.counters += 1
+        return [f"{pad}{view} = {self.choice(ARRAY_VARS)}{self.choice(VIEW_INDEXES)}",
+                f"{pad}{view} {op} {value}"]
+
+    def item_write(self, scope, pad) -> list[str]:
+        var = self.choice(ARRAY_VARS)
+        index = f"{self.int_expr(scope, 1).src} % 3"
+        kind = self.choice(["set", "add", "slice", "mask"] + (["row", "column"] if self.matrix
+                                                              else []))
+        if kind == "set":
+            return [f"{pad}{var}[{index}] = {self.float_scalar(scope, 1)}"]
+        if kind == "add":
+            return [f"{pad}{var}[{index}] {self.choice(['+=', '-=', '*='])} "
+                    f"{self.float_scalar(scope, 1)}"]
+        if kind == "slice":
+            return [f"{pad}{var}[1:] -= {self.choice(ARRAY_VARS)}[:2]"]
+        if kind == "mask":
+            return [f"{pad}{var}[{var} > {self.float_literal()}] = {self.float_literal()}"]
+        if kind == "row":
+            return [f"{pad}M[{index}, :] -= {self.array_expr(scope, 1)}"]
+        return [f"{pad}M[:, {index}] = {self.array_expr(scope, 1)}"]
+
+    def local_array_update(self, scope, pad) -> list[str]:
+        kind = self.choice(["add", "scale", "fill", "out", "sort"])
+        if kind == "add":
+            return [f"{pad}t {self.choice(['+=', '-='])} "
+                    f"{self.choice([self.array_expr(scope, 1), self.int_expr(scope, 1).src])}"]
+        if kind == "scale":
+            return [f"{pad}t *= {self.choice(['0.5', '-1.0', '1.5'])}"]
+        if kind == "fill":
+            return [f"{pad}t.fill({self.choice([self.float_literal(), FLOAT_VAR])})"]
+        if kind == "out":
+            return [f"{pad}np.{self.choice(['add', 'multiply', 'maximum'])}"
+                    f"(t, {self.array_expr(scope, 1)}, out=t)"]
+        return [f"{pad}t.sort()"]
+
+    def number_update(self, scope, pad) -> list[str]:
+        options = {
+            "int": ["q += 1", "q = q * 2 - 1", "q //= 2", "q = q * 3 + 1", "q = q % 3",
+                    f"q = q + {self.int_expr(scope, 1).src}",
+                    "q = (q * 4096 + 1) % 10**21"],  # beyond int64 after a few steps
+            "float": ["q += 0.5", "q = q * 1.5", "q /= 2.0", "q = q - 0.1",
+                      f"q = q + {self.float_scalar(scope, 1)}"],
+            "bool": ["q = not q", f"q = q or ({self.condition(scope, 1)})",
+                     f"q = {self.condition(scope, 1)}"],
+            "complex": ["q = q * 1j + 1", "q += 0.5j", f"q = q + {self.float_scalar(scope, 1)}",
+                        "q = q.conjugate()"],
+        }[self.number_kind]
+        return [pad + self.choice(options)]
+
+    def list_append(self, scope, pad) -> list[str]:
+        value = self.choice([self.float_scalar(scope, 1), self.int64_expr(scope)])
+        return [f"{pad}L.append({value})"]
+
+    def list_read(self) -> list[str]:
+        """Where `L` is read before the last `return` (`return L` is in `result`)."""
+        return {"np.sum": ["    s = s + np.sum(L)"],
+                "np.stack": ["    y = y + np.stack(L).mean()"],
+                "sum": ["    s = s + sum(L)"],
+                "len": ["    a = a + len(L)"],
+                "for": ["    for v in L:", "        s = s + v"],
+                "return": []}[self.list_kind]
+
+
+VIEW_INDEXES = ("[1:]", "[:2]", "[::-1]", "[::2]", "[:]")
+ISSUE12_STATEMENTS = ("view_update", "item_write", "local_array_update", "number_update",
+                      "list_append")
 
 
 @st.composite
@@ -422,11 +572,43 @@ def programs(draw, features: Features = Features()) -> Program:
             f"    y = {gen.choice(y_values)}",
             f"    {FLOAT_VAR} = {gen.choice(['x.sum()', 'np.float64(0.0)', 'x[0]'])}",
             f"    {FLAG_VAR} = False"]
+    body += _issue12_locals(draw, gen, features)
     body += gen.block(scope, 1)
+    body += gen.list_read() if gen.list_kind else []
     body += [f"    return {gen.result(scope)}"]
     source = "import contextlib\n\nimport numpy as np\n\n\ndef f(n, k, x, p):\n" + \
         "\n".join(body) + "\n"
-    return Program(source, draw(st.integers(0, 3)), gen.returns_tuple)
+    return Program(source, draw(st.integers(0, 3)), gen.returns_tuple,
+                   returns_list=gen.list_kind == "return")
+
+
+def _issue12_locals(draw, gen, features) -> list[str]:
+    """Draws which #12 constructs the program holds; the locals they need, bound at the top."""
+    lines = []
+    if features.closures and draw(st.booleans()):
+        gen.closures = True
+        lines += ["    def peek():",
+                  f"        return {gen.choice(['a + b', 'a', 'b * 2', 'k + a'])}",
+                  f"    shift = lambda: y + {FLOAT_VAR}"]
+    if gen.in_place and features.views and draw(st.booleans()):
+        gen.view = True  # updated in place in later blocks, staged or not
+        lines += [f"    w = {gen.choice(ARRAY_VARS)}{gen.choice(VIEW_INDEXES)}"]
+    if gen.in_place and features.item_writes and draw(st.booleans()):
+        gen.matrix = True
+        lines += ["    M = np.zeros((3, 3)) + x"]
+    if gen.in_place and features.local_arrays and draw(st.booleans()):
+        gen.local_array = True
+        lines += [f"    t = {gen.choice(['np.zeros(3)', 'np.ones_like(x)', 'x.copy()'])}"]
+    if features.python_numbers and draw(st.booleans()):
+        gen.number_kind = gen.choice(["int", "float", "bool", "complex"])
+        lines += ["    q = " + {"int": "0", "float": "0.0", "bool": "False",
+                                 "complex": "0j"}[gen.number_kind]]
+    if features.list_appends and draw(st.booleans()):
+        gen.list_kind = gen.choice(["np.sum", "np.stack", "sum", "len", "for", "return"])
+        # np.stack needs an element: the others start from an empty list as often.
+        empty = gen.list_kind != "np.stack" and draw(st.booleans())
+        lines += ["    L = []" if empty else f"    L = [{FLOAT_VAR}]"]
+    return lines
 
 
 def arguments():

@@ -1,0 +1,54 @@
+"""Realistic NumPy programs, written as people write them, for `tests/test_programs.py`.
+
+Each module `tests/programs/<name>.py` holds one small program in the style of
+public NumPy code (numerical methods with preallocated outputs filled in
+loops, item writes, `with`, `try`, closures, input checks that `raise`), as
+plain functions with no decorator, and:
+
+- `CASES = [(function, [argument tuples ...]), ...]`: the tuples of one
+  function share one signature (so one trace must serve them all) and, where
+  the control flow depends on array values, take different paths through it;
+- `GRAD = {function name: argument positions}` (optional): the functions
+  whose gradient is checked against finite differences;
+- `XFAIL = {function name: {check: reason}}` (optional): checks ("untraced",
+  "graph", "grad") that fail today, each reason naming the construct (strict
+  xfail: when the construct lands, the XPASS says so and the mark goes).
+"""
+from __future__ import annotations
+
+import importlib
+
+MODULES = ("hmm_forward", "viterbi", "gauss_seidel", "rk4", "golden_section", "lu_loops",
+           "edit_distance", "newton", "bisection", "power_iteration", "kmeans", "gradient_descent",
+           "moving_average", "cumtrapz", "horner", "histogram", "collatz", "matvec", "euler",
+           "softmax", "logistic", "polyfit_normal", "line_search")
+
+# Why a check fails today (the engineer's area that builds it in parentheses).
+WRITES = ("#12: item write into a local array (`out[k] = v`, `a[i] -= v`) with a traced value "
+          "or inside a staged block (writes)")
+SLICE_WRITE = ("#12: a slice in an item write's subscript (`a[i, k:] -= v`) generates invalid "
+               "code (writes)")
+STAGED_LIST = ("#12: np.array(L) of a list appended in a loop over a traced array's rows is "
+               "refused (the list is not carried as a staged list)")
+CLOSURE = ("#12: a closure reading a name that a converted loop rebinds sees its value from "
+           "before the loop, even untraced (names)")
+LOOKUP = ("a NumPy array made in the function read at a traced index (`counts[idx] += 1` reads "
+          "`counts[idx]` first) is refused (#13: a constant array indexed by a traced index)")
+EMPTY_LIKE = "np.empty_like of a traced value is refused (#13: array building)"
+ARRAY_OF_TRACED = ("np.array([...]) of traced scalars is refused with a TracingError "
+                   "(not in #12's plan)")
+
+
+def modules():
+    """The program modules, imported."""
+    return [importlib.import_module(f"{__name__}.{name}") for name in MODULES]
+
+
+def all_cases():
+    """`(module name, function, argument tuples, grad positions, xfail reasons by check)`."""
+    for module in modules():
+        short = module.__name__.rsplit(".", 1)[1]
+        xfail = getattr(module, "XFAIL", {})
+        grad = getattr(module, "GRAD", {})
+        for fn, arg_tuples in module.CASES:
+            yield short, fn, arg_tuples, grad.get(fn.__name__), xfail.get(fn.__name__, {})
