@@ -32,7 +32,7 @@ from . import operators
 from .converters._blocks import contains
 from .converters.context import Context
 from .pipeline import PIPELINE
-from .pyct import anno, loader
+from .pyct import anno, loader, naming
 from .pyct.activity import memoized
 from .pyct.errors import ConversionError
 from .pyct.naming import Namer
@@ -134,10 +134,13 @@ def transformed(fn, stages=None):
     _check_supported(node, filename)
     _annotate_origins(node, filename, fn.__code__.co_name)
     node = _as_function_def(node, fn)
-    ctx = Context(Namer(node))
+    namer = Namer(node)
+    hidden = naming.hide_module_name(node, namer)  # a user's own `ag__` keeps its meaning
+    ctx = Context(namer)
     for _, converter in PIPELINE[:stages]:
         with memoized():  # a converter asks for a node's activity before changing under it
             node = converter.transform(node, ctx)
+    anno.setanno(node, anno.Static.MODULE_NAME, naming.restore_module_name(node, namer, hidden))
     return node
 
 
