@@ -50,7 +50,11 @@ def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=(),
         if isinstance(node, (gast.While, gast.For)) else live_out
     for block in blocks:
         live |= live_in(block, body_out)
-    return _in_order(modified & (live | set(captured)), statements)
+    # A name only closures read is state where it is bound before `node` or by every
+    # block (else a staged `if` would refuse a name one branch binds, used or not).
+    bound = set(anno.getanno(node, anno.Static.DEFINED_IN, frozenset()))
+    bound |= set.intersection(*(set(activity(block).modified) for block in blocks))
+    return _in_order(modified & (live | (set(captured) & bound)), statements)
 
 
 def initializers(node, state: list) -> list:
