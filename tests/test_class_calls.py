@@ -102,6 +102,23 @@ def test_constructor_called_with_python_values():
     check(python_side, (POSITIVE,), (NEGATIVE,))
 
 
+class Step:
+    def __init__(self, v):
+        self.v = v * 2            # sets up the new object: fine inside a staged loop
+
+
+def make_in_staged_loop(x, n):
+    i = 0
+    while i < n:
+        x = x + Step(x).v
+        i += 1
+    return x
+
+
+def test_constructor_inside_a_staged_loop():
+    check(make_in_staged_loop, (POSITIVE, np.int64(2)), (NEGATIVE, np.int64(0)))
+
+
 @dataclasses.dataclass
 class Params:
     scale: np.ndarray

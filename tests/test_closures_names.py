@@ -243,7 +243,7 @@ def test_user_names_equal_to_generated_ones(names, program_dir):
 
 
 def module_named_like_the_operators(xs):
-    ag__ = 3                    # the user's own `ag__`: generated code calls the operators otherwise
+    ag__ = 3        # the user's own `ag__`: the operators go by another name
     for itr in xs:
         if itr > 1:
             ag__ = ag__ + itr

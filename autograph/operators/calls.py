@@ -22,6 +22,7 @@ from runtime.source import is_library_file
 
 from .effects import print_
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
+from .staging import initializing
 
 _CONVERTED_CODE = "<autograph"
 
@@ -37,10 +38,12 @@ def do_not_convert(fn):
     constructor) or a callable object's class (its `__call__`) is marked too.
     """
     target = getattr(fn, "__func__", fn)  # a bound method: mark its function
-    try:
-        setattr(target, _DO_NOT_CONVERT, True)
-    except (AttributeError, TypeError):  # a builtin or a slotted object: mark its class
-        setattr(type(target), _DO_NOT_CONVERT, True)
+    for marked in (target, type(target)):  # a slotted object: mark its class
+        try:
+            setattr(marked, _DO_NOT_CONVERT, True)
+            break
+        except (AttributeError, TypeError):  # a builtin: called as it is anyway
+            continue
     return fn
 
 
@@ -88,7 +91,8 @@ def _construct(cls, init, args, kwargs):
     new = cls.__new__
     obj = new(cls) if new is object.__new__ else new(cls, *args, **kwargs)
     if isinstance(obj, cls):
-        _Hooks.convert(init)(obj, *args, **kwargs)
+        with initializing():  # `self.a = v` sets up the new object: not a staged write
+            _Hooks.convert(init)(obj, *args, **kwargs)
     return obj
 
 
