@@ -255,3 +255,11 @@ def test_do_not_convert_a_class_makes_it_as_is():
     ag.do_not_convert(Plain)
     assert describe_call(Plain) == "as is"
     check(lambda x: Plain(x).x + 1, (POSITIVE,))
+
+
+def test_ag_convert_of_a_marked_function_traces_it_as_it_is():
+    graph_fn = ag.convert(python_branch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ag.ConversionWarning)
+        assert_same(python_branch(POSITIVE), graph_fn(POSITIVE))
+    assert ag.convert(python_branch).python_function is python_branch
