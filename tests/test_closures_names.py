@@ -8,12 +8,13 @@ sets of one signature (control flow depending on the values).
 import hashlib
 import importlib.util
 import os
+import random
 import sys
 
 import numpy as np
 import pytest
 from generated_settings import SETTINGS
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import assert_same, quiet
 
@@ -263,3 +264,37 @@ def test_a_loop_variable_named_itr_and_a_placeholder_named_state():
             state = state * 2 + itr
         return state + itr
     check(scipy_style, (np.array([1, 2, 3]),), (np.array([3, 2, 1]),))
+
+
+# --- generated programs: closures over names that staged blocks rebind -------------------
+
+def _closure_program(rng) -> str:
+    names = ["a", "b", "c"]
+
+    def block(depth):
+        return [line for _ in range(rng.randint(1, 3)) for line in statement(depth)]
+
+    def statement(depth):
+        indent, name, r = "    " * depth, rng.choice(names), rng.random()
+        if depth < 3 and r < 0.2:
+            return ([f"{indent}if {rng.choice(names)} > {rng.randint(-2, 4)}:"] + block(depth + 1)
+                    + [f"{indent}else:"] + block(depth + 1))
+        if depth < 3 and r < 0.3:
+            return [f"{indent}for {name} in range({rng.choice(['n', '3'])}):"] + block(depth + 1)
+        if depth < 3 and r < 0.38:
+            return [f"{indent}while k < n:", f"{indent}    k = k + 1"] + block(depth + 1)
+        if r < 0.55:
+            return [f"{indent}{name} = ({name} + f{rng.randint(0, 1)}()) % 11"]
+        return [f"{indent}{name} = {rng.choice(names)} % 7 - {rng.randint(0, 3)}"]
+    body = ["k = 0", "a = x", "b = 0", "c = 1", "f0 = lambda: a + b", "def f1():",
+            "    return c - a"]
+    lines = ["    " + line for line in body] + block(1)
+    return ("import numpy as np\n\n\ndef f(x, n):\n" + "\n".join(lines)
+            + "\n    return a + b + c + f0() + f1()\n")
+
+
+@settings(parent=SETTINGS, max_examples=min(SETTINGS.max_examples, 20))
+@given(seed=st.integers(0, 2**32 - 1))
+def test_generated_closure_programs(seed, program_dir):
+    f = _load(_closure_program(random.Random(seed)), program_dir)
+    check(f, (np.int64(2), np.int64(3)), (np.int64(-1), np.int64(0)), (np.int64(5), np.int64(2)))
