@@ -1,4 +1,10 @@
-"""Which variables a converted block threads as state, and how they start."""
+"""Which variables a converted block threads as state, and how they start.
+
+A variable that the user's closures read (`Closures`) stays the function's
+own inside the generated functions: they declare it `nonlocal` and take it as a
+parameter of another name (`parameters`), so a closure called in the block or
+after it sees the current value, in Python as when staged.
+"""
 from __future__ import annotations
 
 import gast

@@ -75,8 +75,8 @@ class _Fors(StatementTransformer):
                                        declarations=entry(), test=extra)
         converted = templates.replace(
             _TEMPLATE, loop_body=body_name, itr=item, state=state, parameters=parameters,
-            target=node.target,
-            body=node.body, iterable=_iterable(node), names=_state.names_tuple(state),
+            target=node.target, body=node.body, iterable=_iterable(node),
+            names=_state.names_tuple(state),
             extra_test=test_name or gast.Constant(value=None, kind=None),
             declarations=_state.outer_declarations(self.outer, [bind_target] + node.body)
             + entry())

@@ -10,7 +10,7 @@ converter cannot rewrite (a generator, unsupported syntax, no source) runs as
 it is too, with one `ConversionWarning` (the converter's `convert_callee`).
 
 The converter itself is injected, not imported (it imports this package):
-`autograph` calls `set_converter(convert_function, is_graph_function)` when
+`autograph` calls `set_converter(convert_callee, is_graph_function)` when
 it is imported.
 """
 from __future__ import annotations
@@ -25,8 +25,6 @@ from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 from .staging import initializing
 
 _CONVERTED_CODE = "<autograph"
-
-
 _DO_NOT_CONVERT = "__autograph_do_not_convert__"
 
 
