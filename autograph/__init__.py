@@ -16,13 +16,15 @@ from runtime.ops.py_function import py_function
 from runtime.variables import Variable
 
 from .checkpoint import Checkpoint, CheckpointMismatchError
-from .conversion import convert_function as _convert_function
+from .conversion import ConversionWarning
+from .conversion import convert_callee as _convert_callee
 from .conversion import to_code
 from .convert import convert
 from .device import device
 from .function import ConcreteFunction, GraphFunction, RetracingWarning
 from .gradients import grad, value_and_grad
 from .operators import calls as _calls
+from .operators.calls import do_not_convert
 from .pyct import errors as _errors
 from .pyct import source_map as _source_map
 from .pyct.errors import ConversionError
@@ -37,11 +39,11 @@ from .specs import TensorSpec
 _errors.make_subclass_of(AutographError)
 _source.register_library_dir(__path__[0])
 _source.register_location_resolver(_source_map.original_location)
-_calls.set_converter(_convert_function, lambda f: isinstance(f, GraphFunction))
+_calls.set_converter(_convert_callee, lambda f: isinstance(f, GraphFunction))
 
 __all__ = [
-    "AutographError", "ConcreteFunction", "ConversionError", "GraphFunction",
-    "RetracingWarning", "TensorSpec", "TracingError", "convert", "device", "py_function", "shape",
-    "to_code", "grad", "value_and_grad", "Variable", "save", "load", "LoadedFunction",
-    "LoadError", "Checkpoint", "CheckpointMismatchError",
+    "AutographError", "ConcreteFunction", "ConversionError", "ConversionWarning",
+    "GraphFunction", "RetracingWarning", "TensorSpec", "TracingError", "convert", "device",
+    "do_not_convert", "py_function", "shape", "to_code", "grad", "value_and_grad", "Variable",
+    "save", "load", "LoadedFunction", "LoadError", "Checkpoint", "CheckpointMismatchError",
 ]

@@ -1,9 +1,10 @@
 """Marks for `agc`: which calls of converted code are converted, and which run as they are.
 
 Each `ag__.converted_call(f, ...)` line gets a comment: `converted` (user code,
-converted in turn), `as is` (NumPy, the standard library, an installed
-package, a builtin), `graph function` (called as one `call` equation), or
-`at run time` where `f` is a local value only known when the code runs.
+converted in turn; a user class's `__init__`, a user object's `__call__`),
+`as is` (NumPy, the standard library, an installed package, a builtin, a
+function marked `ag.do_not_convert`), `graph function` (called as one `call`
+equation), or `at run time` where `f` is a local value only known when the code runs.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import ast
 import builtins
 import inspect
 
-from .operators.calls import is_user_function
+from .operators.calls import is_do_not_convert, is_user_function, user_init
 
 
 def _resolve(expr, namespace):
@@ -31,7 +32,12 @@ def describe_call(target) -> str:
     if isinstance(target, GraphFunction):
         return "graph function"
     function = getattr(target, "__func__", target)
-    if is_user_function(function) or (not inspect.isclass(target) and not callable(function)):
+    if is_do_not_convert(target):
+        return "as is"
+    if inspect.isclass(target):
+        return "converted" if user_init(target) is not None else "as is"
+    if is_user_function(function) or not callable(function) or \
+            is_user_function(getattr(type(target), "__call__", None)):
         return "converted"
     return "as is"
 

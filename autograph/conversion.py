@@ -11,7 +11,10 @@ callables (ufuncs such as `np.sin`, C functions such as `np.concatenate`),
 Python's builtins (`len`, `abs`), `operator` functions and classes, traced on arrays as they are.
 Generators, coroutines (`async def`) and async generators, and other
 callables without Python source (`math.sqrt`, C extensions) are a
-`ConversionError` at decoration. `source_function(obj)`
+`ConversionError` at decoration. Called from converted code instead
+(`convert_callee`), a function that cannot be converted runs as it is, with
+one `ConversionWarning`; one marked with `ag.do_not_convert` runs as it is
+without a word. `source_function(obj)`
 is the Python function whose source `to_code` and `agc` show.
 """
 from __future__ import annotations
@@ -29,10 +32,11 @@ import numpy as np
 from runtime.source import user_stacklevel
 
 from . import operators
+from .operators.calls import is_do_not_convert
 from .converters._blocks import contains
 from .converters.context import Context
 from .pipeline import PIPELINE
-from .pyct import anno, loader
+from .pyct import anno, loader, naming
 from .pyct.activity import memoized
 from .pyct.errors import ConversionError
 from .pyct.naming import Namer
@@ -124,16 +128,43 @@ def _as_function_def(node, fn):
     return node
 
 
+def _explicit_super(node, fn):
+    """`super()` becomes `super(__class__, self)`: converted code is not in a class body,
+    so Python would not find the method's class by itself (`__class__` is one of
+    the closure cells the converted function keeps)."""
+    if "__class__" not in fn.__code__.co_freevars:
+        return
+    scopes = [node]
+    while scopes:
+        scope = scopes.pop()
+        params = scope.args.posonlyargs + scope.args.args
+        stack = list(scope.body) if isinstance(scope.body, list) else [scope.body]
+        while stack:
+            child = stack.pop()
+            if isinstance(child, (gast.FunctionDef, gast.Lambda)):
+                scopes.append(child)  # its `super()` means its own first parameter
+                continue
+            if isinstance(child, gast.Call) and getattr(child.func, "id", None) == "super" \
+                    and not child.args and not child.keywords and params:
+                child.args = [gast.Name(id=n, ctx=gast.Load(), annotation=None, type_comment=None)
+                              for n in ("__class__", params[0].id)]
+            stack.extend(gast.iter_child_nodes(child))
+
+
 def transformed(fn, stages=None):
     """The converted `FunctionDef` of `fn` after the first `stages` converters (all: None)."""
     node, filename = parse_function(fn)
     _check_supported(node, filename)
     _annotate_origins(node, filename, fn.__code__.co_name)
     node = _as_function_def(node, fn)
-    ctx = Context(Namer(node))
+    _explicit_super(node, fn)
+    namer = Namer(node)
+    hidden = naming.hide_module_name(node, namer)  # a user's own `ag__` keeps its meaning
+    ctx = Context(namer)
     for _, converter in PIPELINE[:stages]:
         with memoized():  # a converter asks for a node's activity before changing under it
             node = converter.transform(node, ctx)
+    anno.setanno(node, anno.Static.MODULE_NAME, naming.restore_module_name(node, namer, hidden))
     return node
 
 
@@ -148,7 +179,10 @@ def _conversion(fn):
 
 
 def convert_function(fn):
-    """`fn` with its control flow converted; `fn` itself where it cannot be read."""
+    """`fn` with its control flow converted; `fn` itself where it cannot be read or is
+    marked with `ag.do_not_convert`."""
+    if is_do_not_convert(fn):
+        return fn
     converted = _cached(fn)
     if converted is None:
         try:
@@ -161,12 +195,44 @@ def convert_function(fn):
     return converted
 
 
+def _not_convertible(fn):
+    """Why `fn` can never be converted (a generator, a coroutine), or None."""
+    return ("it is an async generator function" if inspect.isasyncgenfunction(fn) else
+            "it is a coroutine function (`async def`)" if inspect.iscoroutinefunction(fn) else
+            "it is a generator function" if inspect.isgeneratorfunction(fn) else None)
+
+
+def convert_callee(fn):
+    """`convert_function(fn)` for a function that converted code calls.
+
+    One the converter cannot rewrite (a generator, a coroutine, a construct it
+    does not support, source it cannot read) runs as it is, with one
+    `ConversionWarning` naming it and why (per function, not per call); the
+    top-level `ag.convert` refuses these instead.
+    """
+    converted = _cached(fn)
+    if converted is not None or is_do_not_convert(fn):
+        return converted or fn
+    why = _not_convertible(fn)
+    if why is None:
+        try:
+            return convert_function(fn)
+        except ConversionError as error:
+            why = str(error)
+    warnings.warn(f"{fn.__qualname__} is called without converting its control flow: {why}",
+                  ConversionWarning, stacklevel=user_stacklevel())
+    _by_function[fn] = (fn.__code__, fn)
+    return fn
+
+
 def convert_quietly(fn):
     """`convert_function(fn)` where `fn` converts without a warning or an error, else None.
 
     `ag.convert` converts ahead of the first call with it; a function that cannot
     be converted is left to that call, which reports why at the user's line.
     """
+    if is_do_not_convert(fn):
+        return fn
     converted = _cached(fn)
     if converted is None:
         try:

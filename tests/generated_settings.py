@@ -22,12 +22,12 @@ SETTINGS = settings(
                            HealthCheck.filter_too_much])
 
 GRAMMAR = {  # on: passes today; off: the construct fails today (see test_generated_programs)
-    "closures": False,        # closures reading names a staged block rebinds: stale values (#12)
+    "closures": True,         # closures reading names a staged block rebinds
     "views": False,           # in-place update of a view (`w = y[1:]; w += 1`): TracingError (#12)
     "item_writes": False,     # `y[i] = v`, `M[i, :] -= v` in staged blocks: refused (#12)
     "local_arrays": False,    # `t = np.zeros(3)`, then `t += x` in straight-line code: refused
     #                           (TracingError); in staged blocks `t += v`, `t.fill`, `out=t` pass
-    "python_numbers": False,  # Python int/float/bool/complex as loop state: NEP 50, overflow (#12)
+    "python_numbers": True,   # Python int/float/bool/complex as loop state (NEP 50, overflow)
     "list_appends": False,    # lists appended in staged loops, read every way (#12); `sum(L)`
     #                           never finishes tracing: such a program fails at TIME_LIMIT
 }

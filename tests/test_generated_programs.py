@@ -509,13 +509,8 @@ def f(n, k, x, p):
 
 
 # --- the constructs of issue #12 (generated_settings.GRAMMAR): minimal programs the -----
-# campaigns with those switched on found. Strict xfail until the construct lands.
+# campaigns with those switched on found (strict xfail where a construct still fails).
 
-CLOSURE_STALE = ("#12: a closure or lambda called inside a converted block reads the value a "
-                 "name had before the block, not the one the block rebound it to (names)")
-
-
-@pytest.mark.xfail(strict=True, reason=CLOSURE_STALE)
 def test_closure_reads_name_rebound_in_staged_if(program_dir):
     check_source("""
 def f(n, k, x, p):
@@ -529,7 +524,6 @@ def f(n, k, x, p):
 """, program_dir)
 
 
-@pytest.mark.xfail(strict=True, reason=CLOSURE_STALE)
 def test_lambda_reads_name_rebound_in_staged_while(program_dir):
     check_source("""
 def f(n, k, x, p):
@@ -542,7 +536,6 @@ def f(n, k, x, p):
 """, program_dir)
 
 
-@pytest.mark.xfail(strict=True, reason=CLOSURE_STALE + "; here on Python values too")
 def test_closure_reads_name_rebound_in_python_range_loop(program_dir):
     check_source("""
 def f(n, k, x, p):

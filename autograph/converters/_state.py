@@ -1,4 +1,10 @@
-"""Which variables a converted block threads as state, and how they start."""
+"""Which variables a converted block threads as state, and how they start.
+
+A variable that the user's closures read (`Closures`) stays the function's
+own inside the generated functions: they declare it `nonlocal` and take it as a
+parameter of another name (`parameters`), so a closure called in the block or
+after it sees the current value, in Python as when staged.
+"""
 from __future__ import annotations
 
 import gast
@@ -10,9 +16,14 @@ from ..pyct.transformer import statements
 
 
 def declared_outer(function) -> dict:
-    """Names the function declares `global` or `nonlocal` (never threaded as state)."""
+    """Names the function declares `global` or `nonlocal` (never threaded as state).
+
+    Only the user's declarations: the `nonlocal` lines of generated functions
+    (`parameters`) have no `Static.ORIGIN`.
+    """
     return {name: type(node) for node in statements(function)
-            if isinstance(node, (gast.Global, gast.Nonlocal)) for name in node.names}
+            if isinstance(node, (gast.Global, gast.Nonlocal))
+            and anno.getanno(node, anno.Static.ORIGIN) for name in node.names}
 
 
 def _in_order(names: set, nodes) -> list:
@@ -25,12 +36,15 @@ def _in_order(names: set, nodes) -> list:
     return order + sorted(names - set(order))
 
 
-def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=()) -> list:
+def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=(),
+                captured=frozenset()) -> list:
     """Names modified in `blocks` that are read after `node` or inside the blocks first.
 
     `extra_live` adds names read again before the blocks run (a loop's head);
     `then` holds statements that run after the blocks, before what follows
-    `node` (a loop's `else`), so the names they read are live too.
+    `node` (a loop's `else`), so the names they read are live too. Names in
+    `captured` (read by closures, `Closures.outside`) are state wherever the
+    blocks change them.
     """
     statements = [s for block in blocks for s in block]
     modified = activity(statements).modified - set(outer)
@@ -42,7 +56,11 @@ def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=()) -
         if isinstance(node, (gast.While, gast.For)) else live_out
     for block in blocks:
         live |= live_in(block, body_out)
-    return _in_order(modified & live, statements)
+    # A name only closures read is state where it is bound before `node` or by every
+    # block (else a staged `if` would refuse a name one branch binds, used or not).
+    bound = set(anno.getanno(node, anno.Static.DEFINED_IN, frozenset()))
+    bound |= set.intersection(*(set(activity(block).modified) for block in blocks))
+    return _in_order(modified & (live | (set(captured) & bound)), statements)
 
 
 def initializers(node, state: list) -> list:
@@ -83,3 +101,60 @@ def enter_as_function(node, blocks: list, state: list) -> None:
     for block in blocks:
         local = activity(block).modified - set(state) if block else set()
         redefine_block(block, (defined - local) | set(state), (maybe - local) | set(state))
+
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
+
+
+class Closures:
+    """The user's nested functions and lambdas in `function`, and the names each reads
+    from it (its free variables).
+
+    A closure reads the function's variable itself, so where a block that becomes
+    a generated function rebinds one, the generated function rebinds the
+    function's variable (`nonlocal`, `entry`) for the closure to see the current
+    value, in Python as when staged. Lambdas that converters generated (they have
+    no `Static.ORIGIN`) are not closures of the user's.
+    """
+
+    def __init__(self, function):
+        self.scopes = []
+        stack = list(gast.iter_child_nodes(function))
+        while stack:
+            child = stack.pop()
+            if isinstance(child, _SCOPES) and anno.getanno(child, anno.Static.ORIGIN):
+                self.scopes.append((child, frozenset(activity(child).read)))
+                continue
+            stack.extend(gast.iter_child_nodes(child))
+
+    def outside(self, node) -> frozenset:
+        """The names read by closures defined outside `node` (who may call them inside)."""
+        if not self.scopes:
+            return frozenset()
+        inside = {id(n) for n in gast.walk(node) if isinstance(n, _SCOPES)}
+        return frozenset().union(*(names for scope, names in self.scopes
+                                   if id(scope) not in inside))
+
+
+def parameters(state: list, captured, namer) -> tuple[list, callable]:
+    """The parameters of a generated function taking `state`, and a maker of the
+    statements it starts with.
+
+    A state name that closures read is taken as a parameter of another name and
+    assigned to the function's own variable on entry:
+
+        def loop_body(itr, i_1, s):
+            nonlocal i
+            i = i_1
+    """
+    cells = [name for name in state if name in captured]
+    if not cells:
+        return state, list
+    renamed = {name: namer.new(name) for name in cells}
+
+    def entry() -> list:
+        out = [gast.Nonlocal(names=list(cells))]
+        for name in cells:
+            out += templates.replace("name = parameter", name=name, parameter=renamed[name])
+        return out
+    return [renamed.get(name, name) for name in state], entry

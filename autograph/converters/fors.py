@@ -21,7 +21,7 @@ from ..pyct.transformer import StatementTransformer
 from . import _state, logical
 
 _TEMPLATE = """
-def loop_body(itr, state):
+def loop_body(itr, parameters):
     declarations
     target = itr
     body
@@ -29,7 +29,8 @@ def loop_body(itr, state):
 state = ag__.for_stmt(iterable, extra_test, loop_body, state, names)
 """
 _EXTRA_TEST = """
-def extra_test(state):
+def extra_test(parameters):
+    declarations
     return test
 """
 _STAGEABLE = {"range": "range_", "enumerate": "enumerate_", "zip": "zip_"}
@@ -48,34 +49,40 @@ def _iterable(node):
 
 
 class _Fors(StatementTransformer):
-    def __init__(self, ctx, outer):
+    def __init__(self, ctx, outer, closures):
         self.ctx = ctx
         self.outer = outer
+        self.closures = closures
 
     def visit_For(self, node):
         extra = anno.getanno(node, anno.Static.EXTRA_LOOP_TEST)
         if extra is not None:  # set before the logical converter ran: convert it now
             extra = logical.transform(extra, self.ctx)
         bind_target = gast.Assign(targets=[node.target], value=node.iter, type_comment=None)
+        captured = self.closures.outside(node) - set(self.outer)
         state = _state.block_state(node, [[bind_target] + node.body], outer=self.outer,
                                    extra_live=reads(extra) if extra is not None else (),
-                                   then=node.orelse)
+                                   then=node.orelse, captured=captured)
         body_name, item = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
         test_name = self.ctx.namer.new("extra_test") if extra is not None else None
+        parameters, entry = _state.parameters(state, captured, self.ctx.namer)
         targets = sorted(activity(node.target).modified)  # bound from `itr` at the start
         _state.enter_as_function(node, [node.body], state + targets)
         self.generic_visit(node)
         before = []
         if extra is not None:
-            before = templates.replace(_EXTRA_TEST, extra_test=test_name, state=state, test=extra)
+            before = templates.replace(_EXTRA_TEST, extra_test=test_name, parameters=parameters,
+                                       declarations=entry(), test=extra)
         converted = templates.replace(
-            _TEMPLATE, loop_body=body_name, itr=item, state=state, target=node.target,
-            body=node.body, iterable=_iterable(node), names=_state.names_tuple(state),
+            _TEMPLATE, loop_body=body_name, itr=item, state=state, parameters=parameters,
+            target=node.target, body=node.body, iterable=_iterable(node),
+            names=_state.names_tuple(state),
             extra_test=test_name or gast.Constant(value=None, kind=None),
-            declarations=_state.outer_declarations(self.outer, node.body))
+            declarations=_state.outer_declarations(self.outer, [bind_target] + node.body)
+            + entry())
         return _state.initializers(node, state) + before + converted + node.orelse
 
 
 def transform(node, ctx):
     analyze(node, gast.For)
-    return _Fors(ctx, _state.declared_outer(node)).visit(node)
+    return _Fors(ctx, _state.declared_outer(node), _state.Closures(node)).visit(node)

@@ -19,11 +19,11 @@ from ..pyct.transformer import StatementTransformer
 from . import _state
 
 _TEMPLATE = """
-def if_true(state):
+def if_true(parameters):
     declarations
     body
     return state
-def if_false(state):
+def if_false(parameters):
     declarations_else
     orelse
     return state
@@ -32,19 +32,24 @@ state = ag__.if_stmt(test, if_true, if_false, state, names)
 
 
 class _Ifs(StatementTransformer):
-    def __init__(self, ctx, outer):
+    def __init__(self, ctx, outer, closures):
         self.ctx = ctx
         self.outer = outer
+        self.closures = closures
 
     def visit_If(self, node):
-        state = _state.block_state(node, [node.body, node.orelse], outer=self.outer)
+        captured = self.closures.outside(node) - set(self.outer)
+        state = _state.block_state(node, [node.body, node.orelse], outer=self.outer,
+                                   captured=captured)
         true_name, false_name = self.ctx.namer.new("if_true"), self.ctx.namer.new("if_false")
+        parameters, entry = _state.parameters(state, captured, self.ctx.namer)
         _state.enter_as_function(node, [node.body, node.orelse], state)
         self.generic_visit(node)  # inner ifs next: their state was found on the source
         converted = templates.replace(
             _TEMPLATE, if_true=true_name, if_false=false_name, state=state,
-            declarations=_state.outer_declarations(self.outer, node.body),
-            declarations_else=_state.outer_declarations(self.outer, node.orelse),
+            parameters=parameters,
+            declarations=_state.outer_declarations(self.outer, node.body) + entry(),
+            declarations_else=_state.outer_declarations(self.outer, node.orelse) + entry(),
             body=node.body, orelse=node.orelse, test=node.test,
             names=_state.names_tuple(state))
         return _state.initializers(node, state) + converted
@@ -52,4 +57,4 @@ class _Ifs(StatementTransformer):
 
 def transform(node, ctx):
     analyze(node, gast.If)
-    return _Ifs(ctx, _state.declared_outer(node)).visit(node)
+    return _Ifs(ctx, _state.declared_outer(node), _state.Closures(node)).visit(node)

@@ -23,9 +23,10 @@ from ..pyct.transformer import StatementTransformer
 from . import _state, logical
 
 _TEMPLATE = """
-def loop_test(state):
+def loop_test(parameters):
+    declarations_test
     return test
-def loop_body(state):
+def loop_body(parameters):
     declarations
     body
     return state
@@ -34,24 +35,28 @@ state = ag__.while_stmt(loop_test, loop_body, state, names)
 
 
 class _Whiles(StatementTransformer):
-    def __init__(self, ctx, outer):
+    def __init__(self, ctx, outer, closures):
         self.ctx = ctx
         self.outer = outer
+        self.closures = closures
 
     def visit_While(self, node):
         logical.refuse_assignments(node.test, "a `while` test")
+        captured = self.closures.outside(node) - set(self.outer)
         state = _state.block_state(node, [node.body], extra_live=reads(node.test), outer=self.outer,
-                                   then=node.orelse)
+                                   then=node.orelse, captured=captured)
         test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
+        parameters, entry = _state.parameters(state, captured, self.ctx.namer)
         _state.enter_as_function(node, [node.body], state)
         self.generic_visit(node)
         converted = templates.replace(
             _TEMPLATE, loop_test=test_name, loop_body=body_name, state=state,
-            test=node.test, body=node.body, names=_state.names_tuple(state),
-            declarations=_state.outer_declarations(self.outer, node.body))
+            parameters=parameters, test=node.test, body=node.body,
+            names=_state.names_tuple(state), declarations_test=entry(),
+            declarations=_state.outer_declarations(self.outer, node.body) + entry())
         return _state.initializers(node, state) + converted + node.orelse
 
 
 def transform(node, ctx):
     analyze(node, gast.While)
-    return _Whiles(ctx, _state.declared_outer(node)).visit(node)
+    return _Whiles(ctx, _state.declared_outer(node), _state.Closures(node)).visit(node)

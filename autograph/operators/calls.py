@@ -1,11 +1,16 @@
 """`converted_call`: how converted code calls other functions.
 
 User functions, lambdas, nested functions and methods are converted too
-(once each, cached); NumPy, the standard library, installed packages,
-builtins and graph functions are called as they are.
+(once each, cached); so are the `__init__` of a user class called to make an
+instance and the `__call__` of a user object called. NumPy, the standard
+library, installed packages, builtins, graph functions, classes whose
+`__init__` is not the user's (dataclasses, named tuples, library classes) and
+functions marked with `do_not_convert` are called as they are. A function the
+converter cannot rewrite (a generator, unsupported syntax, no source) runs as
+it is too, with one `ConversionWarning` (the converter's `convert_callee`).
 
 The converter itself is injected, not imported (it imports this package):
-`autograph` calls `set_converter(convert_function, is_graph_function)` when
+`autograph` calls `set_converter(convert_callee, is_graph_function)` when
 it is imported.
 """
 from __future__ import annotations
@@ -22,9 +27,33 @@ from runtime.source import is_library_file
 from .effects import print_
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 from .exceptions import refuse_graph_failures
+from .staging import initializing
 from .undefined import ld
 
 _CONVERTED_CODE = "<autograph"
+_DO_NOT_CONVERT = "__autograph_do_not_convert__"
+
+
+def do_not_convert(fn):
+    """Marks `fn` to be called as it is from converted code (and traced as it is by
+    `ag.convert`): its Python control flow is not rewritten. Returns `fn`.
+
+    Usable as a decorator or as `ag.do_not_convert(fn)`; a method, a class (its
+    constructor) or a callable object's class (its `__call__`) is marked too.
+    """
+    target = getattr(fn, "__func__", fn)  # a bound method: mark its function
+    for marked in (target, type(target)):  # a slotted object: mark its class
+        try:
+            setattr(marked, _DO_NOT_CONVERT, True)
+            break
+        except (AttributeError, TypeError):  # a builtin: called as it is anyway
+            continue
+    return fn
+
+
+def is_do_not_convert(fn) -> bool:
+    """Whether `fn` (or the function of a method) was marked with `do_not_convert`."""
+    return bool(getattr(getattr(fn, "__func__", fn), _DO_NOT_CONVERT, False))
 
 
 class _Hooks:
@@ -49,6 +78,28 @@ def is_user_function(fn) -> bool:
     return isinstance(fn, types.FunctionType) and is_convertible_file(fn.__code__.co_filename)
 
 
+def user_init(cls):
+    """The `__init__` to convert when converted code makes an instance of `cls`, or None
+    (called as it is: not the user's, generated like a dataclass's, or under a metaclass
+    that overrides how instances are made)."""
+    if type(cls).__call__ is not type.__call__ or is_do_not_convert(cls):
+        return None
+    init = cls.__init__
+    if not is_user_function(init) or init.__code__.co_filename.startswith("<"):
+        return None
+    return init
+
+
+def _construct(cls, init, args, kwargs):
+    """`cls(*args, **kwargs)` as `type.__call__` does it, with `init` converted."""
+    new = cls.__new__
+    obj = new(cls) if new is object.__new__ else new(cls, *args, **kwargs)
+    if isinstance(obj, cls):
+        with initializing():  # `self.a = v` sets up the new object: not a staged write
+            _Hooks.convert(init)(obj, *args, **kwargs)
+    return obj
+
+
 def converted_call(f, args, kwargs):
     """`f(*args, **kwargs)`, with `f` converted where it is user code."""
     if f is print:
@@ -71,7 +122,10 @@ def converted_call(f, args, kwargs):
         return _Hooks.convert(f.__func__)(f.__self__, *args, **kwargs)
     if is_user_function(f):
         return _Hooks.convert(f)(*args, **kwargs)
+    if isinstance(f, type):
+        init = user_init(f)
+        return f(*args, **kwargs) if init is None else _construct(f, init, args, kwargs)
     call = getattr(type(f), "__call__", None)
-    if not isinstance(f, type) and is_user_function(call):
+    if is_user_function(call) and not is_do_not_convert(f):
         return _Hooks.convert(call)(f, *args, **kwargs)
     return f(*args, **kwargs)

@@ -27,5 +27,17 @@ def staging():
         _state.depth -= 1
 
 
+@contextlib.contextmanager
+def initializing():
+    """Marks code that initialises an object made right here (a converted `__init__`
+    called by `converted_call`): its writes to the new object happen, in the graph's
+    terms, at every run as they do while tracing, so they are not refused."""
+    depth, _state.depth = _state.depth, 0
+    try:
+        yield
+    finally:
+        _state.depth = depth
+
+
 def in_staged_block() -> bool:
     return _state.depth > 0

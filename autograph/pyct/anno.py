@@ -20,6 +20,7 @@ class Static(enum.Enum):
     DEFINED_IN = "names definitely bound when control reaches this statement"
     MAYBE_DEFINED_IN = "names bound on some path to this statement"
     EXTRA_LOOP_TEST = "an expression a `for` loop also checks before each step (break, return)"
+    MODULE_NAME = "the name converted code calls the operators by (`ag__`, unless the user's)"
 
 
 _ANNOTATIONS = "_ag_anno"

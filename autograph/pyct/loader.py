@@ -75,7 +75,8 @@ def load(function_def, fn, origin_label: str):
     The new function shares `fn`'s globals, defaults and closure cells; `ag__`
     reaches it as one more closure variable.
     """
-    freevars = _captured(fn)
+    module_name = getanno(function_def, Static.MODULE_NAME, "ag__")
+    freevars = _captured(fn, module_name)
     # Inside the factory the def gets a name of its own, so that the function's
     # name in its body still means what it meant (a global, or a closure cell).
     # Its defaults and annotations are `fn`'s own values (set by `instantiate`):
@@ -85,7 +86,7 @@ def load(function_def, fn, origin_label: str):
     function_def.args = _without_defaults_and_annotations(function_def.args)
     function_def.returns = None
     factory = gast.FunctionDef(
-        name=FACTORY, args=_params(["ag__", *freevars]),
+        name=FACTORY, args=_params([module_name, *freevars]),
         body=[function_def, gast.Return(value=gast.Name(id=function_def.name, ctx=gast.Load(),
                                                         annotation=None, type_comment=None))],
         decorator_list=[], returns=None, type_comment=None, type_params=[])
@@ -102,10 +103,11 @@ def load(function_def, fn, origin_label: str):
 def instantiate(factory_code, fn, ag_module):
     """The converted function, bound to `fn`'s globals, defaults and closure cells."""
     factory = types.FunctionType(factory_code, fn.__globals__, FACTORY)
+    module_name = factory_code.co_varnames[0]
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     inner = factory(ag_module, *[cells[name].cell_contents if _full(cells[name]) else None
-                                 for name in _captured(fn)])
-    closure = tuple(cells.get(name) or types.CellType(ag_module) if name == "ag__"
+                                 for name in _captured(fn, module_name)])
+    closure = tuple(cells.get(name) or types.CellType(ag_module) if name == module_name
                     else cells[name] for name in inner.__code__.co_freevars)
     code = inner.__code__.replace(co_name=fn.__code__.co_name)
     converted = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
@@ -117,9 +119,10 @@ def instantiate(factory_code, fn, ag_module):
     return converted
 
 
-def _captured(fn) -> list:
-    """`fn`'s free variables but `ag__` (a function defined in converted code has it too)."""
-    return [name for name in fn.__code__.co_freevars if name != "ag__"]
+def _captured(fn, module_name: str) -> list:
+    """`fn`'s free variables but the operators' name (a function defined in converted
+    code has it too)."""
+    return [name for name in fn.__code__.co_freevars if name != module_name]
 
 
 def _without_defaults_and_annotations(args):

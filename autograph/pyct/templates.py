@@ -80,8 +80,9 @@ class _Replacer(gast.NodeTransformer):
             value = self.replacements.get(arg.id)
             names = [value] if isinstance(value, str) else value if value is not None else [arg.id]
             args.extend(_name(n, gast.Param()) for n in names)
-        node.args.args = args
+        node.args.args = []  # the parameters are final: a user's name may equal a placeholder
         self.generic_visit(node)
+        node.args.args = args
         return node
 
 

@@ -30,8 +30,6 @@ SLICE_WRITE = ("#12: a slice in an item write's subscript (`a[i, k:] -= v`) gene
                "code (writes)")
 STAGED_LIST = ("#12: np.array(L) of a list appended in a loop over a traced array's rows is "
                "refused (the list is not carried as a staged list)")
-CLOSURE = ("#12: a closure reading a name that a converted loop rebinds sees its value from "
-           "before the loop, even untraced (names)")
 LOOKUP = ("a NumPy array made in the function read at a traced index (`counts[idx] += 1` reads "
           "`counts[idx]` first) is refused (#13: a constant array indexed by a traced index)")
 EMPTY_LIKE = "np.empty_like of a traced value is refused (#13: array building)"
