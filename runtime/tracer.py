@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from . import primitives
+from . import primitives, views
 from .abstract import AbstractValue
 from .errors import TracingError, add_note_once
 from .ir import Eqn, Graph, Literal, Var
@@ -153,8 +153,16 @@ class GraphBuilder:
         return inner
 
     def add(self, prim, args, params):
-        """Appends `prim(*args, **params)`; returns the output Tracer(s)."""
-        return self.add_eqn(prim, [self.atom(a) for a in args], params)
+        """Appends `prim(*args, **params)`; returns the output Tracer(s).
+
+        An output that is a NumPy view of a traced first argument is linked to
+        it (`runtime.views`), so that writes in place reach both.
+        """
+        out = self.add_eqn(prim, [self.atom(a) for a in args], params)
+        if prim.views and isinstance(args[0], Tracer) and out.node.id in self.shares_memory:
+            rule = views.view_rules.get(prim)
+            views.link(out, args[0], rule and rule(*args, **params))
+        return out
 
     def add_eqn(self, prim, atoms, params):
         """Appends an equation on atoms of this graph; returns its Tracer(s)."""
