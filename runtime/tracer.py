@@ -58,6 +58,7 @@ class GraphBuilder:
         self.finished = False
         self.read_unknown_dims = False            # Python code read a None in a `.shape`
         self.maybe_arrays: set[int] = set()       # 0-d Vars that may be 0-d arrays, not scalars
+        self.stand_ins: dict = {}                 # id(outer Tracer) -> (it, the input for it)
 
     def note_unknown_dim_read(self) -> None:
         """Records, on the root graph's builder, that Python code read an unknown dimension."""
@@ -96,6 +97,14 @@ class GraphBuilder:
         if isinstance(x, Tracer):
             if x.builder is self:
                 return x.node
+            if self.stand_ins:  # an input stands for x, or for the value x views
+                _stack.builders.append(self)
+                try:
+                    inner = views.inner_version(self, x)
+                finally:
+                    _stack.builders.pop()
+                if inner is not None:
+                    return inner.node
             return self._lift(x)
         if isinstance(x, _PYTHON_SCALARS) or isinstance(x, np.generic):
             return Literal(x)
@@ -159,7 +168,8 @@ class GraphBuilder:
         it (`runtime.views`), so that writes in place reach both.
         """
         out = self.add_eqn(prim, [self.atom(a) for a in args], params)
-        if prim.views and isinstance(args[0], Tracer) and out.node.id in self.shares_memory:
+        if prim.views and not prim.multiple_results and isinstance(args[0], Tracer) \
+                and out.node.id in self.shares_memory:
             rule = views.view_rules.get(prim)
             views.link(out, args[0], rule and rule(*args, **params))
         return out

@@ -29,6 +29,7 @@ import numpy as np
 from .abstract import AbstractValue
 from .ir import Graph
 from .naming import variable_names
+from . import views
 from .tracer import GraphBuilder
 from .tracer_value import Tracer, write_in_place
 from .tree import TreeDef, flatten
@@ -123,6 +124,11 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
             inputs.append(tracer)
             inner.append(tracer)
         placeholders = [t.node for t in inputs]
+        if parent is not None:  # inputs standing for views of others' values are views
+            pairs = [(x, t) for x, t in zip([x for x, aval in zip(leaves, input_avals)
+                                             if aval is not None], inputs)
+                     if isinstance(x, Tracer)]
+            views.link_inputs(builder, [x for x, _ in pairs], [t for _, t in pairs])
         context = scope(builder, inputs) if scope is not None else contextlib.nullcontext()
         with context, (variable_names() if name_values else contextlib.nullcontext()):
             out = fn(*tree.unflatten(inner))

@@ -172,3 +172,39 @@ def _unfollowed(target, view, base, what) -> TracingError:
     return TracingError(
         f"in-place `{what}` on {_name(target)}{location_note(user_source())}: {reason}, "
         f"and NumPy would change both; {hint}")
+
+
+# -- staged blocks: views of the values a block takes as inputs ---------------------------------
+def link_inputs(builder, outer: list, inner: list) -> None:
+    """Records that the input Tracers `inner` of a staged block stand for `outer` ones.
+
+    An input standing for a view of a value another input stands for (directly
+    or through other views) becomes a view of that input, so that a write in
+    the block reaches both; an outer view read in the block (`inner_version`)
+    is derived from the input its base stands for.
+    """
+    builder.stand_ins = {id(o): (o, i) for o, i in zip(outer, inner)}
+    for o, i in zip(outer, inner):
+        if o.view is not None and o.view.derive is not None and i.view is None:
+            base = inner_version(builder, o.view.base, derive=False)
+            if base is not None:
+                link(i, base, (o.view.derive, o.view.scatter, o.view.contiguous))
+
+
+def inner_version(builder, x, derive=True):
+    """The value of `builder`'s graph standing for the outer Tracer x: the input that
+    stands for it, or x derived from the input standing for its base; None if none."""
+    stand_ins = builder.stand_ins
+    if not stand_ins:
+        return None
+    known = stand_ins.get(id(x))
+    if known is not None and known[0] is x:
+        return known[1]
+    if x.view is None or x.view.derive is None:
+        return None
+    base = inner_version(builder, x.view.base, derive=True)
+    if base is None:
+        return None
+    view = x.view.derive(base)
+    link(view, base, (x.view.derive, x.view.scatter, x.view.contiguous))
+    return view
