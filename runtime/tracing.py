@@ -84,7 +84,7 @@ def is_array(x) -> bool:
 def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = None,
                    input_avals=None, input_names=None, variables=(), scope=None,
                    name_values: bool = False, is_output=is_traced, build: bool = True,
-                   write_back: bool = False) -> Traced:
+                   write_back: bool = False, stand_ins: bool = False) -> Traced:
     """Traces `fn(*args)`; returns the `Traced` function, its graph built.
 
     Args:
@@ -104,6 +104,9 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
       build: False leaves the graph to the caller (`traced.builder.build`).
       write_back: the built graph also returns, after the result, the final
         value of each input the function wrote in place (`Traced.written`, in order).
+      stand_ins: the inputs stand for the outer leaves for the whole trace (a `cond`
+        branch, not a loop body whose inputs change each step): outer views read in
+        it derive from them (`runtime.views.link_inputs`).
     """
     leaves, tree = flatten(args)
     if input_avals is None:
@@ -128,7 +131,8 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
             pairs = [(x, t) for x, t in zip([x for x, aval in zip(leaves, input_avals)
                                              if aval is not None], inputs)
                      if isinstance(x, Tracer)]
-            views.link_inputs(builder, [x for x, _ in pairs], [t for _, t in pairs])
+            views.link_inputs(builder, [x for x, _ in pairs], [t for _, t in pairs],
+                              stand_ins)
         context = scope(builder, inputs) if scope is not None else contextlib.nullcontext()
         with context, (variable_names() if name_values else contextlib.nullcontext()):
             out = fn(*tree.unflatten(inner))

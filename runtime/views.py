@@ -167,7 +167,7 @@ def _unfollowed(target, view, base, what) -> TracingError:
         hint = f"copy it in the block (`{view.node.name or 'v'} = ....copy()`) to write only it"
     else:
         reason = (f"{_name(view)} shares memory with {_name(base)} in a way the graph "
-                  f"cannot follow (a reshape of a strided view, or a broadcast)")
+                  f"cannot follow (a reshape of a strided view, a broadcast, or a view and its base both carried by a loop)")
         hint = "copy one of them first (`y = y.copy()`)"
     return TracingError(
         f"in-place `{what}` on {_name(target)}{location_note(user_source())}: {reason}, "
@@ -175,7 +175,7 @@ def _unfollowed(target, view, base, what) -> TracingError:
 
 
 # -- staged blocks: views of the values a block takes as inputs ---------------------------------
-def link_inputs(builder, outer: list, inner: list) -> None:
+def link_inputs(builder, outer: list, inner: list, stand_ins: bool = True) -> None:
     """Records that the input Tracers `inner` of a staged block stand for `outer` ones.
 
     An input standing for a view of a value another input stands for (directly
@@ -187,8 +187,11 @@ def link_inputs(builder, outer: list, inner: list) -> None:
     for o, i in zip(outer, inner):
         if o.view is not None and o.view.derive is not None and i.view is None:
             base = inner_version(builder, o.view.base, derive=False)
-            if base is not None:
-                link(i, base, (o.view.derive, o.view.scatter, o.view.contiguous))
+            if base is not None:  # a loop's inputs change each step: writes not followed
+                link(i, base, (o.view.derive, o.view.scatter, o.view.contiguous)
+                     if stand_ins else None)
+    if not stand_ins:
+        builder.stand_ins = {}
 
 
 def inner_version(builder, x, derive=True):

@@ -133,7 +133,7 @@ def base_written_in_a_branch(x):
 
 def both_state_of_a_loop(x, n):
     y = x.T
-    for i in range(n):
+    if n > 0:
         y[0] += 1              # y is state (its write is rebound)
         x[1] *= 2              # x too
     return x, y
@@ -200,6 +200,17 @@ def test_gradient_through_writes_to_views():
 def test_a_view_made_in_a_block_of_a_value_the_block_does_not_carry_names_both():
     with pytest.raises(ag.TracingError, match="'y' is a view of 'x', a value from outside"):
         ag.convert(view_made_in_the_block)(np.zeros(4), np.int64(3))
+
+
+def test_a_loop_carrying_a_view_and_its_base_written_is_a_tracing_error():
+    def f(x, n):
+        y = x.T
+        for i in range(n):
+            y[0] += 1
+            x[1] *= 2
+        return x
+    with pytest.raises(ag.TracingError, match="'y' shares memory with 'x'"):
+        ag.convert(f)(np.ones((2, 2)), np.int64(2))
 
 
 def test_a_reshape_of_a_strided_view_written_is_a_tracing_error_naming_it():
