@@ -59,6 +59,7 @@ class GraphBuilder:
         self.read_unknown_dims = False            # Python code read a None in a `.shape`
         self.maybe_arrays: set[int] = set()       # 0-d Vars that may be 0-d arrays, not scalars
         self.stand_ins: dict = {}                 # id(outer Tracer) -> (it, the input for it)
+        self.used_stand_ins: set[int] = set()     # ids of those inputs that views derive from
 
     def note_unknown_dim_read(self) -> None:
         """Records, on the root graph's builder, that Python code read an unknown dimension."""

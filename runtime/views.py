@@ -175,39 +175,46 @@ def _unfollowed(target, view, base, what) -> TracingError:
 
 
 # -- staged blocks: views of the values a block takes as inputs ---------------------------------
-def link_inputs(builder, outer: list, inner: list, stand_ins: bool = True) -> None:
+def link_inputs(builder, outer: list, inner: list) -> None:
     """Records that the input Tracers `inner` of a staged block stand for `outer` ones.
 
     An input standing for a view of a value another input stands for (directly
     or through other views) becomes a view of that input, so that a write in
     the block reaches both; an outer view read in the block (`inner_version`)
-    is derived from the input its base stands for.
+    is derived from the input its base stands for. The inputs so used are
+    noted (`builder.used_stand_ins`): a loop body must pass them on as themselves.
     """
     builder.stand_ins = {id(o): (o, i) for o, i in zip(outer, inner)}
     for o, i in zip(outer, inner):
         if o.view is not None and o.view.derive is not None and i.view is None:
-            base = inner_version(builder, o.view.base, derive=False)
-            if base is not None:  # a loop's inputs change each step: writes not followed
-                link(i, base, (o.view.derive, o.view.scatter, o.view.contiguous)
-                     if stand_ins else None)
-    if not stand_ins:
-        builder.stand_ins = {}
+            base = inner_version(builder, o.view.base)
+            if base is not None:
+                link(i, base, (o.view.derive, o.view.scatter, o.view.contiguous))
+                builder.used_stand_ins.add(id(i))
 
 
-def inner_version(builder, x, derive=True):
+def inner_version(builder, x):
     """The value of `builder`'s graph standing for the outer Tracer x: the input that
     stands for it, or x derived from the input standing for its base; None if none."""
-    stand_ins = builder.stand_ins
-    if not stand_ins:
-        return None
-    known = stand_ins.get(id(x))
+    known = builder.stand_ins.get(id(x))
     if known is not None and known[0] is x:
+        builder.used_stand_ins.add(id(known[1]))
         return known[1]
     if x.view is None or x.view.derive is None:
         return None
-    base = inner_version(builder, x.view.base, derive=True)
+    base = inner_version(builder, x.view.base)
     if base is None:
         return None
     view = x.view.derive(base)
     link(view, base, (x.view.derive, x.view.scatter, x.view.contiguous))
     return view
+
+
+def rebound_in_loop(written) -> TracingError:
+    """A loop body wrote its state `written` in place (through a view, or with views of it
+    read in the body), and rebinds it: the next step's value is another array."""
+    return TracingError(
+        f"a staged loop writes {_name(written)} in place while a view shares its memory, "
+        f"and binds the name to another array for the next step"
+        f"{location_note(user_source())}: the graph cannot follow which memory the view "
+        f"shares then; copy the view (`y = y.copy()`), or only write the array in place")

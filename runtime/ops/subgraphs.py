@@ -22,7 +22,7 @@ from .python_numbers import conversion
 
 
 def trace_function(fn, args: tuple, name: str, names=None, input_avals=None,
-                   on_error=None, defer_errors=True, stand_ins=False) -> Traced:
+                   on_error=None, defer_errors=True, stand_ins=None) -> Traced:
     """Runs `fn(*args)` with traced leaves of `args` replaced by fresh inputs.
 
     `input_avals[i]`, where given, overrides which leaves become inputs and
