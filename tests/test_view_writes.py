@@ -122,6 +122,26 @@ def test_an_int_array_through_a_view_keeps_numpys_cast():
     check(f, (np.arange(5, dtype=np.int16),))
 
 
+def writes_through_attribute_views(x, v):
+    x.T[0] = v                 # the converter's `x = setattr_(x, 'T', setitem(x.T, 0, v))`
+    x[:, 1:].T[0] += v
+    return x
+
+
+def writes_through_views_in_a_loop(x, n):
+    for i in range(n):
+        x[1:].T[0] = i
+        x[:, 0][1:] *= 2
+    return x
+
+
+def test_nested_targets_through_views_write_their_root():
+    check(writes_through_attribute_views, (np.zeros((2, 3)), np.float64(2.0)),
+          (np.ones((2, 3)), np.float64(-1.0)))
+    check(writes_through_views_in_a_loop, (np.ones((3, 2)), np.int64(2)),
+          (np.arange(6.0).reshape(3, 2), np.int64(0)))
+
+
 # -- staged blocks -----------------------------------------------------------------------------
 
 def base_written_in_a_branch(x):
