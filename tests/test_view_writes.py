@@ -247,6 +247,16 @@ def test_a_write_through_a_view_of_an_argument_writes_the_callers_array():
     check(f, (np.zeros((2, 3)), np.float64(2.0)), (np.ones((2, 3)), np.float64(-1.0)))
 
 
+def test_an_argument_written_through_a_view_in_a_staged_loop_is_written_back():
+    def f(x, n):
+        y = x[::2]
+        for i in range(n):
+            y += i
+            if y.sum() > 10:
+                y[0] = 0
+    check(f, (np.arange(5), np.int64(4)), (np.ones(5, np.int64), np.int64(0)))
+
+
 # -- gradients ---------------------------------------------------------------------------------
 
 def test_gradient_through_writes_to_views():
@@ -261,6 +271,35 @@ def test_gradient_through_writes_to_views():
         return y
     rng = np.random.default_rng(0)
     check_grad(f, rng.uniform(size=4), rng.uniform(size=3), autograph=True)
+
+
+def scale_a_view_in_a_branch(x, w):
+    y = x * 1.0
+    z = y[1:]
+    if w.sum() > 0:
+        z *= w
+    else:
+        z += w
+    return y
+
+
+def scale_a_view_in_a_loop(x, w, n):
+    y = x * 1.0
+    z = y[::-1][:2]
+    for i in range(n):
+        z *= w
+    return y
+
+
+def test_gradient_through_staged_writes_to_views():
+    from gradcheck import check_grad
+    rng = np.random.default_rng(1)
+    check_grad(scale_a_view_in_a_branch, rng.uniform(size=3), rng.uniform(size=2),
+               autograph=True)
+    check_grad(scale_a_view_in_a_branch, rng.uniform(size=3), -rng.uniform(size=2),
+               autograph=True)
+    check_grad(scale_a_view_in_a_loop, rng.uniform(size=3), rng.uniform(size=2), np.int64(3),
+               argnums=(0, 1), autograph=True)
 
 
 # -- what cannot be followed ---------------------------------------------------------------------
