@@ -120,7 +120,8 @@ def follows(a, b) -> bool:
         return True
     if root_of(a) is not root_of(b):
         return False
-    return all(t.view is None or t.view.derive is not None for t in family(a))
+    return all(t.view is None or t.view.derive is not None or t.builder is not a.builder
+               for t in family(a))
 
 
 def write(target, result, what: str) -> None:
@@ -134,9 +135,8 @@ def write(target, result, what: str) -> None:
         if view.derive is None or view.base.builder is not target.builder:
             raise _unfollowed(target, chain[-1], view.base, what)
         chain.append(view.base)
-    members = family(target)
-    for t in members:
-        if t.view is not None and t.view.derive is None:
+    for t in family(target):  # the views of this graph (those of finished blocks are dead)
+        if t.builder is target.builder and t.view is not None and t.view.derive is None:
             raise _unfollowed(target, t, t.view.base, what)
     new = [result]
     for t in chain[:-1]:
@@ -164,10 +164,12 @@ def _unfollowed(target, view, base, what) -> TracingError:
     if view.view.derive is not None:  # a view of a value of an enclosing graph
         reason = (f"{_name(view)} is a view of {_name(base)}, a value from outside the "
                   f"staged block that the block does not carry as its state")
-        hint = f"copy it in the block (`{view.node.name or 'v'} = ....copy()`) to write only it"
+        v, b = view.node.name or "y", base.node.name or "x"
+        hint = (f"write `{b}` itself in the block (`{b}[...] = ...`), or copy the view "
+                f"(`{v} = {v}.copy()`) to write only it")
     else:
         reason = (f"{_name(view)} shares memory with {_name(base)} in a way the graph "
-                  f"cannot follow (a reshape of a strided view, a broadcast, or a view and its base both carried by a loop)")
+                  f"cannot follow (a reshape of a strided view, or a broadcast)")
         hint = "copy one of them first (`y = y.copy()`)"
     return TracingError(
         f"in-place `{what}` on {_name(target)}{location_note(user_source())}: {reason}, "
