@@ -172,7 +172,11 @@ class GraphBuilder:
         if prim.views and not prim.multiple_results and isinstance(args[0], Tracer) \
                 and out.node.id in self.shares_memory:
             rule = views.view_rules.get(prim)
-            views.link(out, args[0], rule and rule(*args, **params))
+            how = rule and rule(*args, **params)
+            if how is views.COPY:
+                self.shares_memory.discard(out.node.id)
+            else:
+                views.link(out, args[0], how)
         return out
 
     def add_eqn(self, prim, atoms, params):

@@ -42,9 +42,12 @@ from .source import location_note, user_source
 
 view_rules: dict = {}
 """`view_rules[p](x, *operands, **params)` for a primitive `p` whose output may be a
-view of its first operand x: `(derive, scatter, contiguous)`, or None where the output
-may share memory in a way that cannot be followed. `contiguous` says whether the view
-of a contiguous base is contiguous (so that a reshape of it is again a view)."""
+view of its first operand x: `(derive, scatter, contiguous)`, None where the output
+may share memory in a way that cannot be followed, or `COPY` where NumPy copies.
+`contiguous` says whether the view of a contiguous base is contiguous (so that a
+reshape of it is again a view)."""
+
+COPY = "copy"
 
 
 class View(NamedTuple):
@@ -169,7 +172,8 @@ def _unfollowed(target, view, base, what) -> TracingError:
                 f"(`{v} = {v}.copy()`) to write only it")
     else:
         reason = (f"{_name(view)} shares memory with {_name(base)} in a way the graph "
-                  f"cannot follow (a reshape of a strided view, or a broadcast)")
+                  f"cannot follow (a reshape of a strided view, a broadcast, or an index "
+                  f"that may be a 0-d array, which copies)")
         hint = "copy one of them first (`y = y.copy()`)"
     return TracingError(
         f"in-place `{what}` on {_name(target)}{location_note(user_source())}: {reason}, "

@@ -321,6 +321,22 @@ def test_a_loop_that_writes_through_a_view_and_rebinds_the_base_is_a_tracing_err
         ag.convert(f)(np.ones(3), np.int64(2))
 
 
+def test_an_index_that_may_be_a_0d_array_is_not_followed():
+    def f(x, k):
+        z = x[:, None][k]      # np.int64(k): a view; np.array(k): an advanced index, a copy
+        z -= 5
+        return x
+    check(f, (np.arange(4.0), np.int64(1)), (np.arange(4.0), np.int64(3)))
+    with pytest.raises(ag.TracingError, match="'z' shares memory.*may be a 0-d array"):
+        ag.convert(f)(np.arange(4.0), np.array(1))
+
+    def g(x):
+        z = x[:, None][np.array(1)]   # a copy, as in NumPy
+        z -= 5
+        return x, z
+    check(g, (np.arange(4.0),))
+
+
 def test_a_reshape_of_a_strided_view_written_is_a_tracing_error_naming_it():
     def f(x):
         y = x.T.reshape(-1)    # NumPy copies here; the graph cannot tell which, so refuses

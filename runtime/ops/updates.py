@@ -109,9 +109,17 @@ def index_update(x, index, value):
 def _getitem_view(x, *operands, index):
     """`x[index]` with a basic index is a view: derived by getitem, scattered by index_update.
 
+    A traced 0-d index that may be a 0-d array (an argument) may make a copy instead:
+    not followed; a constant 0-d array makes one.
+
     It is contiguous (of a contiguous x) where ints are followed by at most one
     slice of step 1 and whole dimensions.
     """
+    bare = [operands[e.k] for e in index if isinstance(e, Dyn)]  # 0-d int operands
+    if any(isinstance(o, np.ndarray) for o in bare):
+        return views.COPY  # a 0-d integer array is an advanced index: NumPy copies
+    if any(isinstance(o, Tracer) and o.node.id in o.builder.maybe_arrays for o in bare):
+        return None  # np.int64(1) (a view) or np.array(1) (a copy): the signature cannot tell
     derive = lambda base: bind(getitem_p, base, *operands, index=index)  # noqa: E731
     scatter = lambda base, value: bind(index_update_p, base, value, *operands,  # noqa: E731
                                        index=index)
