@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from . import primitives
+from . import primitives, views
 from .abstract import AbstractValue
 from .errors import TracingError, add_note_once
 from .ir import Eqn, Graph, Literal, Var
@@ -58,6 +58,8 @@ class GraphBuilder:
         self.finished = False
         self.read_unknown_dims = False            # Python code read a None in a `.shape`
         self.maybe_arrays: set[int] = set()       # 0-d Vars that may be 0-d arrays, not scalars
+        self.stand_ins: dict = {}                 # id(outer Tracer) -> (it, the input for it)
+        self.used_stand_ins: set[int] = set()     # ids of those inputs that views derive from
 
     def note_unknown_dim_read(self) -> None:
         """Records, on the root graph's builder, that Python code read an unknown dimension."""
@@ -96,6 +98,14 @@ class GraphBuilder:
         if isinstance(x, Tracer):
             if x.builder is self:
                 return x.node
+            if self.stand_ins:  # an input stands for x, or for the value x views
+                _stack.builders.append(self)
+                try:
+                    inner = views.inner_version(self, x)
+                finally:
+                    _stack.builders.pop()
+                if inner is not None:
+                    return inner.node
             return self._lift(x)
         if isinstance(x, _PYTHON_SCALARS) or isinstance(x, np.generic):
             return Literal(x)
@@ -153,8 +163,21 @@ class GraphBuilder:
         return inner
 
     def add(self, prim, args, params):
-        """Appends `prim(*args, **params)`; returns the output Tracer(s)."""
-        return self.add_eqn(prim, [self.atom(a) for a in args], params)
+        """Appends `prim(*args, **params)`; returns the output Tracer(s).
+
+        An output that is a NumPy view of a traced first argument is linked to
+        it (`runtime.views`), so that writes in place reach both.
+        """
+        out = self.add_eqn(prim, [self.atom(a) for a in args], params)
+        if prim.views and not prim.multiple_results and isinstance(args[0], Tracer) \
+                and out.node.id in self.shares_memory:
+            rule = views.view_rules.get(prim)
+            how = rule and rule(*args, **params)
+            if how is views.COPY:
+                self.shares_memory.discard(out.node.id)
+            else:
+                views.link(out, args[0], how)
+        return out
 
     def add_eqn(self, prim, atoms, params):
         """Appends an equation on atoms of this graph; returns its Tracer(s)."""

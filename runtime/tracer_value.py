@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dispatch
+from . import dispatch, views
 from .errors import TracingError
 from .source import location_note, user_source
 
@@ -24,15 +24,22 @@ def _concrete_needed(tracer, what: str, hint: str = "") -> TracingError:
 
 
 class Tracer:
-    """A value of a graph being traced: `builder` records it, `node` is its `Var`."""
+    """A value of a graph being traced: `builder` records it, `node` is its `Var`.
 
-    __slots__ = ("builder", "node")
+    A NumPy view of another Tracer (`x[1:]`, `x.T`) holds how (`view`, a
+    `runtime.views.View`); a Tracer with views holds weak references to them
+    (`views`), so that a write in place reaches every value sharing its memory.
+    """
+
+    __slots__ = ("builder", "node", "view", "views", "__weakref__")
     __array_priority__ = 1000
     __hash__ = None  # like ndarray
 
     def __init__(self, builder, node):
         self.builder = builder
         self.node = node
+        self.view = None
+        self.views = None
 
     # -- what is known statically --------------------------------------------
     @property
@@ -256,11 +263,12 @@ def write_in_place(target, result, what, ufunc=None, other=None, rebinds=False):
 
     `result` is cast to target's dtype (NumPy's "same_kind" rule for ufuncs, with
     NumPy's own error) and must have its shape. The traced value then holds the
-    result, so every name bound to it sees the change, as with an array. A
-    value of an enclosing graph is not rewritten: the result is returned, and
-    `x op= y` rebinds x (a converted staged block carries x as its state). A
-    view, or an array with views, would change the values sharing its memory
-    too, which a graph cannot follow: `TracingError`. Returns target (or result).
+    result, so every name bound to it sees the change, as with an array; a view
+    writes its base, and the base's other views follow (`runtime.views.write`;
+    `TracingError` where the sharing cannot be followed). A value of an
+    enclosing graph is not rewritten: the result is returned, and `x op= y`
+    rebinds x (a converted staged block carries x as its state). Returns
+    target (or result).
     """
     if result.shape != target.shape and None not in result.shape + target.shape:
         raise ValueError(f"non-broadcastable output operand with shape {target.shape} "
@@ -276,28 +284,12 @@ def write_in_place(target, result, what, ufunc=None, other=None, rebinds=False):
             f"in-place `{what}` on a value from outside the staged block"
             f"{location_note(user_source())}: it would be written once, while tracing; "
             f"assign the result to the variable instead")
-    if target.node.id in target.builder.shares_memory:
-        name = f"{target.node.name!r}" if target.node.name else "a traced value"
-        raise TracingError(
-            f"in-place `{what}` on {name}, which shares memory with another "
-            f"array (a view such as x[1:], x.T or x.reshape(...), or an array with views)"
-            f"{location_note(user_source())}: NumPy would change both; {_hint(what)}")
-    target.node = result.node
+    views.write(target, result, what)
     return target
 
 
 dispatch.out_writer = write_in_place
 dispatch.is_traced = lambda x: isinstance(x, Tracer)
-
-_SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//",
-            "remainder": "%", "power": "**", "matmul": "@", "bitwise_and": "&",
-            "bitwise_or": "|", "bitwise_xor": "^", "left_shift": "<<", "right_shift": ">>"}
-
-
-def _hint(what: str) -> str:
-    if what == "setitem":
-        return "copy the array first (`x = x.copy()`) to write only to it"
-    return f"write `x = x {_SYMBOLS.get(what, 'op')} ...` to make a new array instead"
 
 
 def _check_in_place_cast(ufunc, target, other):

@@ -29,6 +29,7 @@ import numpy as np
 from .abstract import AbstractValue
 from .ir import Graph
 from .naming import variable_names
+from . import views
 from .tracer import GraphBuilder
 from .tracer_value import Tracer, write_in_place
 from .tree import TreeDef, flatten
@@ -48,6 +49,7 @@ class Traced:
     out_tree: TreeDef
     graph: Graph | None = None
     placeholders: list = dataclasses.field(default_factory=list)
+    stand_ins: frozenset = frozenset()  # the leaf positions whose inputs stood for their values
 
     @property
     def written(self) -> list[int]:
@@ -83,7 +85,7 @@ def is_array(x) -> bool:
 def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = None,
                    input_avals=None, input_names=None, variables=(), scope=None,
                    name_values: bool = False, is_output=is_traced, build: bool = True,
-                   write_back: bool = False) -> Traced:
+                   write_back: bool = False, stand_ins=None) -> Traced:
     """Traces `fn(*args)`; returns the `Traced` function, its graph built.
 
     Args:
@@ -103,7 +105,16 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
       build: False leaves the graph to the caller (`traced.builder.build`).
       write_back: the built graph also returns, after the result, the final
         value of each input the function wrote in place (`Traced.written`, in order).
+      stand_ins: which inputs stand for their outer leaves for the whole trace, so
+        that outer views read in it derive from them and views among them stay
+        views (`runtime.views.link_inputs`): None (none), "all" (a `cond`
+        branch), a set of leaf positions (a loop's test: those its body passes
+        on), or "loop" (a loop body, whose inputs stand for the outer values
+        only where it passes them on as themselves: traced again with those
+        positions where it does not; `TracingError` where it also wrote them).
+        `Traced.stand_ins` holds the positions used.
     """
+    given_avals = input_avals
     leaves, tree = flatten(args)
     if input_avals is None:
         input_avals = [_aval(x) for x in leaves]
@@ -111,7 +122,7 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
     with builder:
         for variable in variables:
             builder.resource(variable)
-        inputs, inner = [], []
+        inputs, inner, input_at = [], [], {}
         for i, (x, aval) in enumerate(zip(leaves, input_avals)):
             if aval is None:
                 inner.append(x)
@@ -122,12 +133,34 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
                 if parent is not None else None))
             inputs.append(tracer)
             inner.append(tracer)
+            input_at[i] = tracer
         placeholders = [t.node for t in inputs]
+        positions = set(input_at) if stand_ins in ("all", "loop") else set(stand_ins or ())
+        if parent is not None and positions:  # views among the inputs stay views
+            pairs = [(leaves[k], input_at[k]) for k in sorted(positions)
+                     if k in input_at and isinstance(leaves[k], Tracer)]
+            views.link_inputs(builder, [x for x, _ in pairs], [t for _, t in pairs])
         context = scope(builder, inputs) if scope is not None else contextlib.nullcontext()
         with context, (variable_names() if name_values else contextlib.nullcontext()):
             out = fn(*tree.unflatten(inner))
         out_leaves, out_tree = flatten(out)
-    traced = Traced(builder, inputs, out_leaves, out_tree, placeholders=placeholders)
+    if stand_ins == "loop":
+        passed = {k for k, t in input_at.items() if k < len(out_leaves) and out_leaves[k] is t}
+        misused = [t for k, t in input_at.items()
+                   if id(t) in builder.used_stand_ins and k not in passed]
+        if misused:
+            placeholder = dict(zip(map(id, inputs), placeholders))
+            written = [t for t in misused if t.node is not placeholder[id(t)]]
+            if written:
+                raise views.rebound_in_loop(written[0])
+            return trace_to_graph(
+                fn, args, name=name, parent=parent, input_avals=given_avals,
+                input_names=input_names, variables=variables, scope=scope,
+                name_values=name_values, is_output=is_output, build=build,
+                write_back=write_back, stand_ins=frozenset(passed))
+        positions = passed
+    traced = Traced(builder, inputs, out_leaves, out_tree, placeholders=placeholders,
+                    stand_ins=frozenset(positions))
     if build:
         outputs = out_leaves if is_output is None else [x for x in out_leaves if is_output(x)]
         if write_back:

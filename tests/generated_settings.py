@@ -23,7 +23,9 @@ SETTINGS = settings(
 
 GRAMMAR = {  # on: passes today; off: the construct fails today (see test_generated_programs)
     "closures": True,         # closures reading names a staged block rebinds
-    "views": False,           # in-place update of a view (`w = y[1:]; w += 1`): TracingError (#12)
+    "views": False,           # in-place update of a view (`w = y[1:]; w += 1`): works, except a
+    #                           view made in a staged block of an array the block does not
+    #                           assign, written there (TracingError naming both)
     "item_writes": False,     # `y[i] = v`, `M[i, :] -= v` in staged blocks: refused (#12)
     "local_arrays": False,    # `t = np.zeros(3)`, then `t += x` in straight-line code: refused
     #                           (TracingError); in staged blocks `t += v`, `t.fill`, `out=t` pass

@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 
 from runtime import Tracer, TracingError
+from runtime.views import follows
 from runtime.source import location_note, user_source
 
 from .staging import in_staged_block
@@ -48,14 +49,16 @@ def alias_error(label: str, other: str) -> TracingError:
 
 def traced_aliases(target: Tracer, scope: dict, exclude=()) -> list:
     """Names of `scope` (not in `exclude`) bound to `target` or to a traced value sharing
-    its memory (a view of it, the array it views, another view of that array)."""
+    its memory (a view of it, the array it views, another view of that array) in a way
+    a write does not follow (`runtime.views.follows`)."""
     builder, shared = target.builder, target.builder.shares_memory
     same = [name for name, value in scope.items() if value is target and name not in exclude]
     if target.node.id not in shared:
         return same
     others = {name: value for name, value in scope.items()
               if name not in exclude and isinstance(value, Tracer) and value is not target
-              and value.builder is builder and value.node.id in shared}
+              and value.builder is builder and value.node.id in shared
+              and not follows(target, value)}
     if not others:
         return same
     base = _view_bases(builder)

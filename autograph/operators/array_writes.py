@@ -19,6 +19,7 @@ import numpy as np
 
 from runtime import Tracer, TracingError, current_builder
 from runtime.ops.updates import index_update
+from runtime.tracer_value import write_in_place
 from runtime.source import location_note, user_source
 
 from .aliases import alias_error, note_written, traced_aliases
@@ -55,8 +56,8 @@ def write_array(target, index, value, label: str):
                 f"item assignment `{label}[...] = ...` on a value from outside the staged "
                 f"block{location_note(user_source())}, which does not rebind it: it would be "
                 f"written once, while tracing; assign the new value to a local variable")
-        target.node = updated.node  # every name bound to target sees the write
-        return target
+        write_in_place(target, updated, "setitem")  # every name bound to it, or to a
+        return target                               # view sharing its memory, sees the write
     if type(target) is not np.ndarray:
         return NotImplemented
     traced = _traced(value) or _traced(index)

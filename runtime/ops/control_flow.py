@@ -79,8 +79,8 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     pred = read_if_variable(pred)
     _check_predicate(pred)
     names = leaf_names(operands, names)
-    t = trace_function(true_fn, operands, "true", names)
-    f = trace_function(false_fn, operands, "false", names)
+    t = trace_function(true_fn, operands, "true", names, stand_ins="all")
+    f = trace_function(false_fn, operands, "false", names, stand_ins="all")
     live = [s for s in (t, f) if not any(isinstance(x, Diverged) for x in s.out_leaves)]
     _fill_placeholders(t, f)
     if t.out_tree != f.out_tree:

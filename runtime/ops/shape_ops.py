@@ -15,7 +15,7 @@ import operator
 
 import numpy as np
 
-from .. import primitives
+from .. import primitives, views
 from ..abstract import broadcast_shapes, normalize_axes, normalize_axis
 from ..dispatch import implements, unsupported
 from ..errors import TracingError
@@ -145,6 +145,38 @@ broadcast_to_p = primitives.define(
     "broadcast_to", _broadcast_to_rule,
     lambda xp, shape: functools.partial(xp.broadcast_to, shape=shape), views=True)
 copy_p = primitives.define("copy", _same, lambda xp: xp.copy)
+
+
+# -- how each view is derived from its base and written back into it (runtime.views) --
+def _reshape_view(x, *, shape, order="C"):
+    base_shape = x.aval.shape
+    if order != "C" or base_shape.count(None) > 1:
+        return None  # an F-order reshape of a C array copies; an unknown shape cannot go back
+    back = tuple(-1 if d is None else d for d in base_shape)
+    return (lambda base: bind(reshape_p, base, shape=shape),
+            lambda base, value: bind(reshape_p, value, shape=back), True)
+
+
+def _transpose_view(x, *, axes):
+    inverse = tuple(sorted(range(len(axes)), key=axes.__getitem__))
+    kept = [a for a in axes if x.aval.shape[a] != 1]  # the order of the dims that step
+    return (lambda base: bind(transpose_p, base, axes=axes),
+            lambda base, value: bind(transpose_p, value, axes=inverse), kept == sorted(kept))
+
+
+def _squeeze_view(x, *, axis):
+    return (lambda base: bind(squeeze_p, base, axis=axis),
+            lambda base, value: bind(expand_dims_p, value, axis=axis), True)
+
+
+def _expand_dims_view(x, *, axis):
+    return (lambda base: bind(expand_dims_p, base, axis=axis),
+            lambda base, value: bind(squeeze_p, value, axis=axis), True)
+
+
+views.view_rules.update({
+    reshape_p: views.reshape_rule(_reshape_view), transpose_p: _transpose_view,
+    squeeze_p: _squeeze_view, expand_dims_p: _expand_dims_view})
 
 
 @implements(np.reshape)

@@ -22,7 +22,7 @@ from .python_numbers import conversion
 
 
 def trace_function(fn, args: tuple, name: str, names=None, input_avals=None,
-                   on_error=None, defer_errors=True) -> Traced:
+                   on_error=None, defer_errors=True, stand_ins=None) -> Traced:
     """Runs `fn(*args)` with traced leaves of `args` replaced by fresh inputs.
 
     `input_avals[i]`, where given, overrides which leaves become inputs and
@@ -36,7 +36,7 @@ def trace_function(fn, args: tuple, name: str, names=None, input_avals=None,
     return trace_to_graph(fn, args, name=name, parent=current_builder(),
                           input_avals=input_avals,
                           input_names=[_name(x, names, i) for i, x in enumerate(leaves)],
-                          build=False)
+                          build=False, stand_ins=stand_ins)
 
 
 class Diverged:

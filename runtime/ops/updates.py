@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import primitives
+from .. import primitives, views
 from ..backend import CUPY_OVERRIDES
 from ..abstract import AbstractValue
 from ..tracer import Tracer, bind, read_if_variable
 from ..tracer_value import tracer_method, write_in_place
-from .indexing import Dyn, _fill, _kind, _template, getitem_shape
+from .indexing import Dyn, _fill, _kind, _template, getitem_p, getitem_shape
 from .shape_ops import fmt_shape
 
 
@@ -104,6 +104,40 @@ def index_update(x, index, value):
     template, operands = _template(index)
     return bind(index_update_p, x, _cast_value(x, read_if_variable(value)), *operands,
                 index=template)
+
+
+def _getitem_view(x, *operands, index):
+    """`x[index]` with a basic index is a view: derived by getitem, scattered by index_update.
+
+    A traced 0-d index that may be a 0-d array (an argument) may make a copy instead:
+    not followed; a constant 0-d array makes one.
+
+    It is contiguous (of a contiguous x) where ints are followed by at most one
+    slice of step 1 and whole dimensions.
+    """
+    bare = [operands[e.k] for e in index if isinstance(e, Dyn)]  # 0-d int operands
+    if any(isinstance(o, np.ndarray) for o in bare):
+        return views.COPY  # a 0-d integer array is an advanced index: NumPy copies
+    if any(isinstance(o, Tracer) and o.node.id in o.builder.maybe_arrays for o in bare):
+        return None  # np.int64(1) (a view) or np.array(1) (a copy): the signature cannot tell
+    derive = lambda base: bind(getitem_p, base, *operands, index=index)  # noqa: E731
+    scatter = lambda base, value: bind(index_update_p, base, value, *operands,  # noqa: E731
+                                       index=index)
+    return derive, scatter, _contiguous(index)
+
+
+def _contiguous(index) -> bool:
+    entries = [e for e in index if e is not None]
+    while entries and (entries[-1] is Ellipsis or entries[-1] == slice(None)):
+        entries.pop()
+    if entries and isinstance(entries[-1], slice):
+        if entries[-1].step not in (None, 1):
+            return False
+        entries.pop()
+    return all(isinstance(e, (int, Dyn)) for e in entries)
+
+
+views.view_rules[getitem_p] = _getitem_view
 
 
 @tracer_method("__setitem__")

@@ -64,7 +64,8 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
     rank = sum(x.ndim if isinstance(x, Tracer) else np.ndim(x) if not is_unbound(x) else 0
                for x in leaves)
     for _ in range(4 + 2 * rank + len(leaves)):
-        body = trace_function(body_fn, (state,), "body", names, avals, on_error=lambda s: s)
+        body = trace_function(body_fn, (state,), "body", names, avals, on_error=lambda s: s,
+                              stand_ins="loop")
         if body.out_tree != tree:
             filled = fill_placeholders(state, body.out_tree.unflatten(body.out_leaves))
             if flatten(filled)[1] != tree:  # a stand-in took the body's structure
@@ -91,7 +92,8 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
         out = body_graph.outputs[j].aval
         if out.dtype != avals[i].dtype or out.weak != avals[i].weak:
             retype_output(body_graph, j, avals[i])
-    cond = trace_function(cond_fn, (state,), "cond", names, avals, defer_errors=False)
+    cond = trace_function(cond_fn, (state,), "cond", names, avals, defer_errors=False,
+                          stand_ins=body.stand_ins)
     pred = cond.out_leaves[0] if cond.out_tree.num_leaves == 1 else None
     if pred is None or (isinstance(pred, Tracer) and pred.ndim
                         and not all(d == 1 for d in pred.shape)):

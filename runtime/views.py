@@ -1,0 +1,226 @@
+"""Views of traced arrays: NumPy's shared memory, followed through in-place writes.
+
+`y = x[1:]`, `x[:, 0]`, `x.T`, `x.reshape(...)` (of a contiguous x),
+`x[..., None]` and chains of them give a Tracer that remembers the Tracer it
+views and how (`View`): `derive(base)` computes the view from a value of its
+base, `scatter(base, value)` writes a new value of the view into the base
+(`index_update` for a basic index, the inverse transpose, a reshape back).
+Each primitive that may return a view has a rule in `view_rules`, filled next
+to its definition; `GraphBuilder.add` links the views it makes (`link`).
+
+A write in place (`write`, called by `tracer_value.write_in_place`) follows
+memory as NumPy does: the new value of the view is scattered into its base, up
+the chain to the array that owns the memory, which is rewritten; then every
+live view of it (held by weak references) is derived again from its new value,
+so every name bound to any of them sees the change.
+
+>>> import numpy as np
+>>> from runtime import AbstractValue, GraphBuilder
+>>> with GraphBuilder("h") as b:
+...     x = b.new_input(AbstractValue((3,), np.int64), "x")
+...     y = x[1:]
+...     y += 1
+>>> print(b.build([x]))
+graph h(x:i64[3]) {
+  t0:i64[2] = getitem[index=(slice(1, None, None),)] x
+  t1:i64[2] = add t0 1
+  t2:i64[3] = index_update[index=(slice(1, None, None),)] x t1
+  return t2
+}
+
+A view NumPy may or may not make (a reshape of a strided view), or one that
+is read-only (`np.broadcast_to`), has a `View` with no rules: writing its
+family is a `TracingError` naming the values, never a silent wrong answer.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Callable, NamedTuple
+
+from .errors import TracingError
+from .source import location_note, user_source
+
+view_rules: dict = {}
+"""`view_rules[p](x, *operands, **params)` for a primitive `p` whose output may be a
+view of its first operand x: `(derive, scatter, contiguous)`, None where the output
+may share memory in a way that cannot be followed, or `COPY` where NumPy copies.
+`contiguous` says whether the view of a contiguous base is contiguous (so that a
+reshape of it is again a view)."""
+
+COPY = "copy"
+
+
+class View(NamedTuple):
+    """How a traced view is derived from the Tracer it views (`base`).
+
+    `derive(base)` gives the view's value; `scatter(base, value)` gives the base
+    with the view's elements replaced by `value`. Both None: an unfollowed view.
+    """
+
+    base: object
+    derive: Callable | None
+    scatter: Callable | None
+    contiguous: bool = False
+
+
+def link(view, base, rule) -> None:
+    """Records that the Tracer `view` is a view of the Tracer `base`, by `rule`'s result."""
+    if rule is None:
+        view.view = View(base, None, None)
+    else:
+        derive, scatter, contiguous = rule
+        view.view = View(base, derive, scatter, bool(contiguous) and is_contiguous(base))
+    views = base.views
+    if views is None:
+        views = base.views = []
+    elif len(views) >= 8 and (len(views) & (len(views) - 1)) == 0:
+        views[:] = [r for r in views if r() is not None]  # drops dead ones now and then
+    views.append(weakref.ref(view))
+
+
+def is_contiguous(x) -> bool:
+    """True where the traced x owns its memory, or is a contiguous view of one that does."""
+    return x.view is None or x.view.contiguous
+
+
+def reshape_rule(rule):
+    """A rule for a reshape: a view of a contiguous base only (NumPy copies others)."""
+    def check(x, *operands, **params):
+        if not is_contiguous(x):
+            return None
+        result = rule(x, *operands, **params)
+        return result and (result[0], result[1], True)
+    return check
+
+
+def root_of(x):
+    """The Tracer owning the memory x views (x itself where it is not a view)."""
+    while x.view is not None:
+        x = x.view.base
+    return x
+
+
+def live_views(x) -> list:
+    """The live views of the Tracer x (direct ones)."""
+    return [v for v in (r() for r in (x.views or ())) if v is not None and v.view is not None
+            and v.view.base is x]
+
+
+def family(x) -> list:
+    """x's root and every live view of it, views of views included."""
+    found, todo = [], [root_of(x)]
+    while todo:
+        t = todo.pop()
+        found.append(t)
+        todo.extend(live_views(t))
+    return found
+
+
+def follows(a, b) -> bool:
+    """True where a write to a is seen by b (and the other way): they share memory
+    through views that are all followed, or are the same Tracer."""
+    if a is b:
+        return True
+    if root_of(a) is not root_of(b):
+        return False
+    return all(t.view is None or t.view.derive is not None or t.builder is not a.builder
+               for t in family(a))
+
+
+def write(target, result, what: str) -> None:
+    """Makes the traced `target` hold `result`, and every value sharing its memory follow.
+
+    `result` already has target's shape and dtype and is a value of target's graph.
+    """
+    chain = [target]
+    while chain[-1].view is not None:
+        view = chain[-1].view
+        if view.derive is None or view.base.builder is not target.builder:
+            raise _unfollowed(target, chain[-1], view.base, what)
+        chain.append(view.base)
+    for t in family(target):  # the views of this graph (those of finished blocks are dead)
+        if t.builder is target.builder and t.view is not None and t.view.derive is None:
+            raise _unfollowed(target, t, t.view.base, what)
+    new = [result]
+    for t in chain[:-1]:
+        new.append(t.view.scatter(t.view.base, new[-1]))
+    for t, value in zip(chain, new):
+        t.node = value.node
+    written = {id(t) for t in chain}
+    _derive_again(chain[-1], written, target.builder)
+
+
+def _derive_again(base, written, builder) -> None:
+    for v in live_views(base):
+        if v.builder is not builder:
+            continue
+        if id(v) not in written:
+            v.node = v.view.derive(base).node
+        _derive_again(v, written, builder)
+
+
+def _name(t) -> str:
+    return repr(t.node.name) if t.node.name else "a traced value"
+
+
+def _unfollowed(target, view, base, what) -> TracingError:
+    if view.view.derive is not None:  # a view of a value of an enclosing graph
+        reason = (f"{_name(view)} is a view of {_name(base)}, a value from outside the "
+                  f"staged block that the block does not carry as its state")
+        v, b = view.node.name or "y", base.node.name or "x"
+        hint = (f"write `{b}` itself in the block (`{b}[...] = ...`), or copy the view "
+                f"(`{v} = {v}.copy()`) to write only it")
+    else:
+        reason = (f"{_name(view)} shares memory with {_name(base)} in a way the graph "
+                  f"cannot follow (a reshape of a strided view, a broadcast, or an index "
+                  f"that may be a 0-d array, which copies)")
+        hint = "copy one of them first (`y = y.copy()`)"
+    return TracingError(
+        f"in-place `{what}` on {_name(target)}{location_note(user_source())}: {reason}, "
+        f"and NumPy would change both; {hint}")
+
+
+# -- staged blocks: views of the values a block takes as inputs ---------------------------------
+def link_inputs(builder, outer: list, inner: list) -> None:
+    """Records that the input Tracers `inner` of a staged block stand for `outer` ones.
+
+    An input standing for a view of a value another input stands for (directly
+    or through other views) becomes a view of that input, so that a write in
+    the block reaches both; an outer view read in the block (`inner_version`)
+    is derived from the input its base stands for. The inputs so used are
+    noted (`builder.used_stand_ins`): a loop body must pass them on as themselves.
+    """
+    builder.stand_ins = {id(o): (o, i) for o, i in zip(outer, inner)}
+    for o, i in zip(outer, inner):
+        if o.view is not None and o.view.derive is not None and i.view is None:
+            base = inner_version(builder, o.view.base)
+            if base is not None:
+                link(i, base, (o.view.derive, o.view.scatter, o.view.contiguous))
+                builder.used_stand_ins.add(id(i))
+
+
+def inner_version(builder, x):
+    """The value of `builder`'s graph standing for the outer Tracer x: the input that
+    stands for it, or x derived from the input standing for its base; None if none."""
+    known = builder.stand_ins.get(id(x))
+    if known is not None and known[0] is x:
+        builder.used_stand_ins.add(id(known[1]))
+        return known[1]
+    if x.view is None or x.view.derive is None:
+        return None
+    base = inner_version(builder, x.view.base)
+    if base is None:
+        return None
+    view = x.view.derive(base)
+    link(view, base, (x.view.derive, x.view.scatter, x.view.contiguous))
+    return view
+
+
+def rebound_in_loop(written) -> TracingError:
+    """A loop body wrote its state `written` in place (through a view, or with views of it
+    read in the body), and rebinds it: the next step's value is another array."""
+    return TracingError(
+        f"a staged loop writes {_name(written)} in place while a view shares its memory, "
+        f"and binds the name to another array for the next step"
+        f"{location_note(user_source())}: the graph cannot follow which memory the view "
+        f"shares then; copy the view (`y = y.copy()`), or only write the array in place")

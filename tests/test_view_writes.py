@@ -1,0 +1,346 @@
+"""In-place writes through views of traced arrays follow NumPy's shared memory.
+
+A view (`x[1:]`, `x[:, 0]`, `x.T`, `x.reshape(...)`, `x[..., None]`, chains of
+them) written in place writes its base, and every other view of that base sees
+the change, in straight-line code and in staged `if`/`while`/`for` blocks
+(`runtime/views.py`). Each case runs eagerly (the oracle) and converted, on
+several value sets through one trace, comparing results and the arguments
+after the call (an argument written through a view is written back).
+"""
+import numpy as np
+import pytest
+
+import autograph as ag
+
+
+def fresh(args):
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def check(fn, *arg_sets, traces=1):
+    graph = ag.convert(fn)
+    for args in arg_sets:
+        eager_args, graph_args = fresh(args), fresh(args)
+        want, got = fn(*eager_args), graph(*graph_args)
+        want = want if isinstance(want, tuple) else (want,)
+        got = got if isinstance(got, tuple) else (got,)
+        for w, g in zip(want + tuple(eager_args), got + tuple(graph_args)):
+            assert np.asarray(g).dtype == np.asarray(w).dtype
+            np.testing.assert_array_equal(g, w)
+    assert graph.trace_count == traces, ag.to_code(graph)
+
+
+# -- the issue's example and its loop form ----------------------------------------------------
+
+def issue_h(x):
+    y = x[1:]
+    if x.sum() > 0:
+        y += 1
+    return x
+
+
+def loop_form(x, n):
+    y = x[1:]
+    for i in range(n):
+        y += 1
+    return x
+
+
+def while_form(x, n):
+    y = x[:, 0]
+    while n > 0:
+        y *= 2
+        n -= 1
+    return x, y
+
+
+def test_the_issues_example_writes_the_base_in_a_staged_if():
+    check(issue_h, (np.array([1, 1, 1]),), (np.array([-5, 1, 1]),), (np.array([0, 0, 1]),))
+
+
+def test_a_view_written_in_a_staged_loop_writes_its_base():
+    check(loop_form, (np.array([1, 1, 1]), np.int64(3)), (np.array([1.0, 2, 3]), np.int64(0)),
+          traces=2)
+    check(loop_form, (np.array([1, 1, 1]), np.int64(3)), (np.array([4, 5, 6]), np.int64(0)),
+          (np.array([0, 0, 0]), np.int64(7)))
+    check(while_form, (np.arange(6.0).reshape(3, 2), np.int64(2)),
+          (np.ones((3, 2)), np.int64(0)))
+
+
+# -- straight-line code ------------------------------------------------------------------------
+
+def kinds_of_views(x):
+    row, col, t = x[1], x[:, 0], x.T
+    flat = x.reshape(-1)
+    col += 10                  # writes x[:, 0]: row, t and flat see it
+    row[1:] = -1               # a view of a view
+    t[0, 1] += 100             # through the transpose: x[1, 0]
+    flat[-1] = 7
+    x[..., None][0, 0] = 5     # a view written once, bound to no name
+    return x, row, col, t, flat
+
+
+def base_written(x):
+    head, mid = x[:2], x[1:3]
+    x *= 3                     # views of x see the write
+    head.fill(1)               # and x and the other view see the views' writes
+    np.add(mid, 2, out=mid)
+    return x, head, mid
+
+
+def chain_of_views(x):
+    y = x[1:][::2]             # x[1::2]
+    z = y.T[None]
+    z[0] -= 1
+    w = x[::-1]
+    w[0] = 9
+    return x, y, z, w
+
+
+def views_of_a_local(x):
+    a = x * 2
+    b = a.reshape(2, 3)[:, 1:]
+    b[:, 0] = 0
+    c = a[np.array([0, 1])]    # integer indexing copies: c does not follow a
+    a += 1
+    return a, b, c
+
+
+@pytest.mark.parametrize("fn, shape", [
+    (kinds_of_views, (3, 3)), (base_written, (4,)), (chain_of_views, (5,)),
+    (views_of_a_local, (6,))])
+def test_straight_line_writes_follow_shared_memory(fn, shape):
+    check(fn, (np.arange(np.prod(shape), dtype=np.float64).reshape(shape),),
+          (np.ones(shape),))
+
+
+def test_an_int_array_through_a_view_keeps_numpys_cast():
+    def f(x):
+        y = x[::2]
+        y += np.int8(3)
+        return x
+    check(f, (np.arange(5, dtype=np.int16),))
+
+
+def writes_through_attribute_views(x, v):
+    x.T[0] = v                 # the converter's `x = setattr_(x, 'T', setitem(x.T, 0, v))`
+    x[:, 1:].T[0] += v
+    return x
+
+
+def writes_through_views_in_a_loop(x, n):
+    for i in range(n):
+        x[1:].T[0] = i
+        x[:, 0][1:] *= 2
+    return x
+
+
+def test_nested_targets_through_views_write_their_root():
+    check(writes_through_attribute_views, (np.zeros((2, 3)), np.float64(2.0)),
+          (np.ones((2, 3)), np.float64(-1.0)))
+    check(writes_through_views_in_a_loop, (np.ones((3, 2)), np.int64(2)),
+          (np.arange(6.0).reshape(3, 2), np.int64(0)))
+
+
+# -- staged blocks -----------------------------------------------------------------------------
+
+def base_written_in_a_branch(x):
+    y = x[1:]
+    if x[0] > 0:
+        x += 1
+    return x, y
+
+
+def both_state_of_a_loop(x, n):
+    y = x.T
+    if n > 0:
+        y[0] += 1              # y is state (its write is rebound)
+        x[1] *= 2              # x too
+    return x, y
+
+
+def view_read_in_the_block_after_the_base_is_written(x):
+    y = x[:2]
+    if x.sum() > 0:
+        x += 1
+        z = y * 10             # y is read after x's write: it sees it
+    else:
+        z = y * 0
+    return x, z
+
+
+def view_made_in_the_block(x, n):
+    for i in range(n):
+        y = x[i:]
+        y += 1
+    return x
+
+
+def loop_carrying_a_view_and_its_base(x, n):
+    y = x.T
+    for i in range(n):
+        y[0] += 1
+        x[1] *= 2
+    return x, y
+
+
+def view_read_in_a_loop_that_writes_its_base(x, n):
+    y = x[:2]
+    s = np.zeros(2)
+    k = 0
+    while k < n:
+        x += 1
+        s += y             # y sees x's write at every step
+        k += 1
+    return x, s
+
+
+def view_in_a_loop_test(x):
+    y = x[1:]
+    while y.sum() < 20:
+        x += 1
+    return x
+
+
+def base_rebound_in_a_loop_that_reads_a_view(x, n):
+    y = x[1:]
+    s = 0.0
+    for i in range(n):
+        s += y.sum()       # y views the first x only
+        x = x * 2
+    return x, s
+
+
+@pytest.mark.parametrize("fn, arg_sets", [
+    (loop_carrying_a_view_and_its_base, [(np.arange(4.0).reshape(2, 2), np.int64(2)),
+                                         (np.ones((2, 2)), np.int64(0))]),
+    (view_read_in_a_loop_that_writes_its_base, [(np.arange(3.0), np.int64(3)),
+                                                (np.ones(3), np.int64(0))]),
+    (view_in_a_loop_test, [(np.arange(3.0),), (np.full(3, 30.0),)]),
+    (base_rebound_in_a_loop_that_reads_a_view, [(np.arange(3.0), np.int64(3)),
+                                                (np.ones(3), np.int64(1))]),
+], ids=["view-and-base-state", "view-read-in-loop", "view-in-test", "base-rebound"])
+def test_loops_follow_shared_memory(fn, arg_sets):
+    check(fn, *arg_sets)
+
+
+@pytest.mark.parametrize("fn, arg_sets", [
+    (base_written_in_a_branch, [(np.array([1.0, 2, 3]),), (np.array([-1.0, 2, 3]),)]),
+    (both_state_of_a_loop, [(np.arange(4.0).reshape(2, 2), np.int64(2)),
+                            (np.ones((2, 2)), np.int64(0))]),
+    (view_read_in_the_block_after_the_base_is_written,
+     [(np.array([1.0, 2, 3]),), (np.array([-9.0, 2, 3]),)]),
+], ids=["base-in-branch", "both-state", "view-read-after"])
+def test_staged_writes_follow_shared_memory(fn, arg_sets):
+    check(fn, *arg_sets)
+
+
+# -- arguments -----------------------------------------------------------------------------------
+
+def test_a_write_through_a_view_of_an_argument_writes_the_callers_array():
+    def f(x, v):
+        c = x[:, 1:].T
+        c[0] = v               # x[:, 1]
+        y = x.reshape(-1)
+        if v > 0:
+            y[0] = v
+    check(f, (np.zeros((2, 3)), np.float64(2.0)), (np.ones((2, 3)), np.float64(-1.0)))
+
+
+def test_an_argument_written_through_a_view_in_a_staged_loop_is_written_back():
+    def f(x, n):
+        y = x[::2]
+        for i in range(n):
+            y += i
+            if y.sum() > 10:
+                y[0] = 0
+    check(f, (np.arange(5), np.int64(4)), (np.ones(5, np.int64), np.int64(0)))
+
+
+# -- gradients ---------------------------------------------------------------------------------
+
+def test_gradient_through_writes_to_views():
+    from gradcheck import check_grad
+
+    def f(x, v):
+        y = x * 1.0
+        col = y.reshape(2, 2).T[0]
+        col *= v[:2]
+        head = y[:3]
+        head += v ** 2
+        return y
+    rng = np.random.default_rng(0)
+    check_grad(f, rng.uniform(size=4), rng.uniform(size=3), autograph=True)
+
+
+def scale_a_view_in_a_branch(x, w):
+    y = x * 1.0
+    z = y[1:]
+    if w.sum() > 0:
+        z *= w
+    else:
+        z += w
+    return y
+
+
+def scale_a_view_in_a_loop(x, w, n):
+    y = x * 1.0
+    z = y[::-1][:2]
+    for i in range(n):
+        z *= w
+    return y
+
+
+def test_gradient_through_staged_writes_to_views():
+    from gradcheck import check_grad
+    rng = np.random.default_rng(1)
+    check_grad(scale_a_view_in_a_branch, rng.uniform(size=3), rng.uniform(size=2),
+               autograph=True)
+    check_grad(scale_a_view_in_a_branch, rng.uniform(size=3), -rng.uniform(size=2),
+               autograph=True)
+    check_grad(scale_a_view_in_a_loop, rng.uniform(size=3), rng.uniform(size=2), np.int64(3),
+               argnums=(0, 1), autograph=True)
+
+
+# -- what cannot be followed ---------------------------------------------------------------------
+
+def test_a_view_made_in_a_block_of_a_value_the_block_does_not_carry_names_both():
+    with pytest.raises(ag.TracingError, match="'y' is a view of 'x', a value from outside"):
+        ag.convert(view_made_in_the_block)(np.zeros(4), np.int64(3))
+
+
+def test_a_loop_that_writes_through_a_view_and_rebinds_the_base_is_a_tracing_error():
+    def f(x, n):
+        y = x[1:]
+        for i in range(n):
+            x += 1
+            s = y.sum()
+            x = x * 2          # the next step's x is another array: y does not view it
+        return x, s
+    with pytest.raises(ag.TracingError, match="staged loop writes 'x' in place while a view"):
+        ag.convert(f)(np.ones(3), np.int64(2))
+
+
+def test_an_index_that_may_be_a_0d_array_is_not_followed():
+    def f(x, k):
+        z = x[:, None][k]      # np.int64(k): a view; np.array(k): an advanced index, a copy
+        z -= 5
+        return x
+    check(f, (np.arange(4.0), np.int64(1)), (np.arange(4.0), np.int64(3)))
+    with pytest.raises(ag.TracingError, match="'z' shares memory.*may be a 0-d array"):
+        ag.convert(f)(np.arange(4.0), np.array(1))
+
+    def g(x):
+        z = x[:, None][np.array(1)]   # a copy, as in NumPy
+        z -= 5
+        return x, z
+    check(g, (np.arange(4.0),))
+
+
+def test_a_reshape_of_a_strided_view_written_is_a_tracing_error_naming_it():
+    def f(x):
+        y = x.T.reshape(-1)    # NumPy copies here; the graph cannot tell which, so refuses
+        y += 1
+        return x
+    with pytest.raises(ag.TracingError, match="in-place `add` on 'y'.*cannot follow"):
+        ag.convert(f)(np.zeros((2, 3)))
