@@ -647,9 +647,6 @@ def f(n, k, x, p):
 """, program_dir, input_sets=((7, 1, (0.5, -1.0, 2.0)), (0, -2, (-1.5, 0.0, 1.0))))
 
 
-@pytest.mark.xfail(strict=True, reason="a Python complex carried through a staged block "
-                                       "becomes a Tracer without .real, .imag or .conjugate(): "
-                                       "AttributeError (not in #12's plan)")
 def test_python_complex_as_state_read_by_real(program_dir):
     check_source("""
 def f(n, k, x, p):

@@ -90,6 +90,9 @@ INDEXING = [
 # -- attributes and methods -------------------------------------------------------------------
 METHODS = [
     Row(".shape", lambda x: x.shape), Row(".dtype", lambda x: x.dtype),
+    Row(".real", lambda x: x.real), Row(".imag", lambda x: x.imag),
+    Row("np.real", np.real), Row("np.imag", np.imag),
+    Row(".conjugate()", lambda x: x.conjugate()), Row(".conj()", lambda x: x.conj()),
     Row(".ndim", lambda x: x.ndim), Row(".T", lambda x: x.T, (X3,)),
     Row("len(x)", len, unknown=ag.TracingError), Row("len(0d)", len, (S(),), error=True),
     Row("list(x)", list, unknown=ag.TracingError),

@@ -16,6 +16,7 @@ backward pass needs (`cond`, `while_loop`, `call`) have a rule in
 from __future__ import annotations
 
 from .. import primitives
+from ..abstract import AbstractValue
 from ..errors import TracingError
 from ..ir import Literal
 from ..tracer import Tracer, current_builder
@@ -63,10 +64,13 @@ def linearize(graph, args, active) -> tuple[list, callable]:
     """
     env = _bind_inputs(graph, args)
     live = {v.id for v, a in zip(graph.inputs, active) if a and carries_activity(v.aval)}
+    complex_live: set = set()  # complex values that depend on a differentiated input
     tape = []
     for eqn in graph.eqns:
         args_ = [read(env, a) for a in eqn.inputs]
         act = [not isinstance(a, Literal) and a.id in live for a in eqn.inputs]
+        through_complex = any(not isinstance(a, Literal) and a.id in complex_live
+                              for a in eqn.inputs)
         rule = linearize_rules.get(eqn.primitive) if any(act) else None
         if rule is not None:
             outs, backward = rule(args_, act, **eqn.params)
@@ -74,6 +78,11 @@ def linearize(graph, args, active) -> tuple[list, callable]:
             outs = emit(eqn, args_)
             backward = _rule_backward(eqn, args_, outs) if any(act) else None
         env.update((v.id, x) for v, x in zip(eqn.outputs, outs))
+        if any(act) or through_complex:
+            complex_live.update(v.id for v in eqn.outputs if _is_complex(v.aval))
+        if through_complex:  # a cotangent reaching it would be dropped: refuse when one does
+            backward = _complex_path(eqn)
+            act = [True] * len(act)
         if any(act):
             live.update(v.id for v in eqn.outputs if carries_activity(v.aval))
         if backward is not None and any(carries_activity(v.aval) for v in eqn.outputs):
@@ -123,6 +132,19 @@ def _missing_rule(eqn):
         where = f" (traced from {eqn.source})" if eqn.source else ""
         raise TracingError(f"no gradient rule for the primitive {eqn.primitive.name!r}{where}; "
                            f"a gradient cannot flow through it")
+    return backward
+
+
+def _is_complex(aval) -> bool:
+    return type(aval) is AbstractValue and aval.dtype.kind == "c"
+
+
+def _complex_path(eqn):
+    def backward(out_cts):
+        where = f" (traced from {eqn.source})" if eqn.source else ""
+        raise TracingError(f"no gradient through complex values: {eqn.primitive.name!r}"
+                           f"{where} takes a complex value computed from a differentiated "
+                           f"input; gradients are defined for real-valued computations only")
     return backward
 
 

@@ -1,4 +1,5 @@
-"""Rules of `sort` (the cotangent goes back through the inverse permutation),
+"""Rules of `sort` (the cotangent goes back through the inverse permutation), `real` and
+`imag` of real arrays (the cotangent, and none),
 `py_function` (none: a gradient cannot flow through arbitrary Python) and
 `read_variable` (the read value's cotangent goes to the variable's resource).
 """
@@ -8,6 +9,7 @@ import numpy as np
 
 from .. import primitives
 from ..errors import TracingError
+from ..ops.complex_parts import imag_p, real_p
 from ..ops.py_function import py_function_p
 from ..ops.sorting import sort_p
 from ..ops.state import read_variable_p
@@ -32,10 +34,26 @@ def _py_function(cts, outs, *args, fn, **params):
                        f"with NumPy functions to differentiate it")
 
 
+def _real(g, out, x):
+    if np.iscomplexobj(np.zeros((), x.dtype)):
+        raise TracingError("no gradient for np.real of a complex array (complex gradients are "
+                           "not supported)")
+    return (g,)
+
+
+def _imag(g, out, x):
+    if np.iscomplexobj(np.zeros((), x.dtype)):
+        raise TracingError("no gradient for np.imag of a complex array (complex gradients are "
+                           "not supported)")
+    return (np.zeros_like(g),)
+
+
 def _read_variable(g, out, resource):
     return (g,)
 
 
 primitives.vjp_rules[sort_p] = _sort
+primitives.vjp_rules[real_p] = _real
+primitives.vjp_rules[imag_p] = _imag
 primitives.vjp_rules[read_variable_p] = _read_variable
 primitives.vjp_rules[py_function_p] = _py_function

@@ -1,6 +1,7 @@
 """The primitives, one module per family; importing this package fills the tables."""
 from . import (  # noqa: F401
     call,
+    complex_parts,
     control_flow,
     creation,
     effects,
