@@ -37,7 +37,6 @@ library or builtin class), are refused (`ConversionError`).
 """
 from __future__ import annotations
 
-import contextlib
 import sys
 import threading
 
@@ -45,7 +44,6 @@ import numpy as np
 
 from runtime import Tracer, TracingError, current_builder
 from runtime.errors import AutographError
-from runtime.ops.subgraphs import undeferred_errors
 from runtime.source import is_library_file, location_note, user_source
 from runtime.tree import flatten
 
@@ -62,6 +60,7 @@ from .containers import (
     set_contents,
     write_back,
 )
+from .in_place import read_only
 from .lists import TracedList
 
 
@@ -163,7 +162,7 @@ class Block:
         try:
             for i in range(self.n, len(state)):
                 self._install(state[i], (i,), frame, memo)
-            with _frozen(frozen):
+            with read_only(frozen):
                 try:
                     out = fn(*fresh) if spread else fn(fresh)
                 except ValueError as error:
@@ -400,42 +399,6 @@ def _lifted(packed: tuple, ids: set) -> tuple:
                            for x in leaves])
 
 
-class _Freezing(threading.local):
-    depth = 0
-
-
-_freezing = _Freezing()
-
-
-@contextlib.contextmanager
-def _frozen(arrays):
-    """The `arrays` read-only: a trace writing one in place raises NumPy's error."""
-    _freezing.depth += 1
-    changed = [a for a in arrays if a.flags.writeable]
-    try:
-        for array in changed:
-            array.flags.writeable = False
-        yield
-    finally:
-        _freezing.depth -= 1
-        pending = changed
-        while pending:  # a view only once its base is writeable again
-            left = []
-            for array in pending:
-                try:
-                    array.flags.writeable = True
-                except ValueError:
-                    left.append(array)
-            if len(left) == len(pending):
-                raise RuntimeError("could not make arrays written in a staged block writeable")
-            pending = left
-
-
-def _frozen_write(error) -> bool:
-    return _freezing.depth > 0 and isinstance(error, ValueError) and "read-only" in str(error)
-
-
-undeferred_errors.append(_frozen_write)
 
 
 def _check_no_alias(block):

@@ -15,6 +15,7 @@ block (by a function it calls) is a `TracingError` too.
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 
@@ -78,20 +79,30 @@ def _is_probe_write(error) -> bool:
 undeferred_errors.append(_is_probe_write)
 
 
-def _frozen_run(stage, state, frozen):
-    """`_Result(stage(state))` with the `frozen` arrays read-only, or NumPy's read-only error."""
+@contextlib.contextmanager
+def read_only(arrays):
+    """The writeable ones of `arrays` read-only in the block: a write to one raises
+    NumPy's `ValueError`, which a staged block never defers (`_is_probe_write`)."""
+    changed = [array for array in arrays if array.flags.writeable]
     _probing.depth += 1
     try:
-        for array in frozen:
+        for array in changed:
             array.flags.writeable = False
-        return _Result(stage(state))
+        yield
+    finally:
+        _probing.depth -= 1
+        _thaw(changed)
+
+
+def _frozen_run(stage, state, frozen):
+    """`_Result(stage(state))` with the `frozen` arrays read-only, or NumPy's read-only error."""
+    try:
+        with read_only(frozen):
+            return _Result(stage(state))
     except ValueError as error:
         if "read-only" not in str(error):
             raise
         return error
-    finally:
-        _probing.depth -= 1
-        _thaw(frozen)
 
 
 def _refuse_outside(result, outside):
