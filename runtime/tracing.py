@@ -145,6 +145,10 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
             out = fn(*tree.unflatten(inner))
         out_leaves, out_tree = flatten(out)
     if stand_ins == "loop":
+        with builder:  # an outer value the body returns as it is is read by the graph's output
+            for leaf in out_leaves:
+                if isinstance(leaf, Tracer) and leaf.builder is not builder:
+                    views.inner_version(builder, leaf)
         passed = {k for k, t in input_at.items() if k < len(out_leaves) and out_leaves[k] is t}
         misused = [t for k, t in input_at.items()
                    if id(t) in builder.used_stand_ins and k not in passed]

@@ -344,3 +344,20 @@ def test_a_reshape_of_a_strided_view_written_is_a_tracing_error_naming_it():
         return x
     with pytest.raises(ag.TracingError, match="in-place `add` on 'y'.*cannot follow"):
         ag.convert(f)(np.zeros((2, 3)))
+
+
+def loop_binds_its_range_start(n):
+    a = np.int64(2)
+    for j in range(n, 5):
+        a = n          # the outer n, not the loop's counter that starts at n
+    return a, 0 - (7 if 5 > a * 3 else 1)
+
+
+def test_a_loop_body_returning_the_outer_value_its_counter_starts_from():
+    # a body input stood for the outer `n` (the range's start) even though the loop
+    # rebinds that input: the loop returned its counter (4) where eager returns n (0)
+    converted = ag.convert(loop_binds_its_range_start)
+    for n in [0, 3, 7]:
+        got, want = converted(np.int64(n)), loop_binds_its_range_start(np.int64(n))
+        assert [int(v) for v in got] == [int(v) for v in want]
+    assert converted.trace_count == 1
