@@ -318,8 +318,21 @@ def try_finally_after_staged_return(x):
     return y
 
 
+def python_number_in_one_branch(x):
+    if x > 0:
+        y = 1          # a Python number (not traced): the graph returned 1 for x <= 0 too
+    return y
+
+
+def numpy_scalar_in_one_branch(x):
+    if x > 0:
+        y = np.float32(2.5)
+    return y * 2
+
+
 @pytest.mark.parametrize("fn", [read_after_branch, read_under_same_test, rebound_in_later_branch,
-                                returned_unbound, try_finally_after_staged_return],
+                                returned_unbound, try_finally_after_staged_return,
+                                python_number_in_one_branch, numpy_scalar_in_one_branch],
                          ids=lambda fn: fn.__name__)
 def test_unbound_in_one_branch_raises_in_the_graph_when_read(fn):
     """Eagerly `UnboundLocalError` is raised only where the other branch ran and the
@@ -328,6 +341,15 @@ def test_unbound_in_one_branch_raises_in_the_graph_when_read(fn):
     for x in (3, -1, 1, 7, -7, 0):
         assert _outcome(converted, np.int64(x)) == _outcome(fn, np.int64(x))
     assert converted.trace_count == 1
+
+
+def test_a_python_object_bound_in_one_branch_is_refused():
+    def f(x):
+        if x > 0:
+            y = [1]
+        return y
+    with pytest.raises(TracingError, match="'y' is bound only in one branch.*list"):
+        ag.convert(f)(np.int64(1))
 
 
 def test_unbound_read_inside_a_try_that_catches_it_is_refused():

@@ -1,9 +1,14 @@
 """`if` statements and conditional expressions."""
 from __future__ import annotations
 
+import numpy as np
+
 import runtime
-from runtime import Tracer
+from runtime import Tracer, TracingError, current_builder
+from runtime.abstract import python_aval
+from runtime.ops.python_numbers import convert_weak
 from runtime.ops.subgraphs import stand_in
+from runtime.source import location_note, user_source
 from runtime.tracer import read_if_variable
 
 from .composite import staged_block
@@ -46,12 +51,29 @@ def if_stmt(test, body, orelse, state: tuple, names: tuple):
         out, defined = result
         out = list(out)
         for i, flag in zip(maybe, defined):
-            if isinstance(flag, Tracer) and isinstance(out[i], Tracer):
-                out[i] = MaybeUnbound(out[i], flag, names[i])
+            if isinstance(flag, Tracer) and not is_undefined(out[i]):
+                out[i] = MaybeUnbound(_traced(out[i], names[i]), flag, names[i])
             elif flag is False:
                 out[i] = state[i] if is_undefined(state[i]) else Undefined(names[i])
         return tuple(out)
     return staged_block(state, names, stage)
+
+
+def _traced(value, name):
+    """`value`, bound in one branch only, as a traced value that can carry the check."""
+    if isinstance(value, Tracer):
+        return value
+    if isinstance(value, (bool, int, float, complex)):  # a Python number stays one
+        builder = current_builder()
+        return convert_weak(Tracer(builder, builder.const(np.asarray(value))),
+                            python_aval(value))
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype != object:
+        builder = current_builder()
+        return Tracer(builder, builder.const(value))
+    raise TracingError(
+        f"{name!r} is bound only in one branch of an `if` on a traced value"
+        f"{location_note(user_source())}, to a {type(value).__name__}, which the graph "
+        f"cannot carry; bind it before the `if` as well")
 
 
 class _OneBranch:
