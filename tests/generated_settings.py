@@ -29,7 +29,10 @@ GRAMMAR = {  # on: passes today; off: the construct fails today (see test_genera
     "item_writes": False,     # `y[i] = v`, `M[i, :] -= v` in staged blocks: refused (#12)
     "local_arrays": False,    # `t = np.zeros(3)`, then `t += x` in straight-line code: refused
     #                           (TracingError); in staged blocks `t += v`, `t.fill`, `out=t` pass
-    "python_numbers": True,   # Python int/float/bool/complex as loop state (NEP 50, overflow)
+    "python_numbers": False,  # Python int/float/bool/complex as loop state: ~1% of programs
+    #                           differ where a Python number joins a NumPy value of its kind
+    #                           on one path only (`q = q + x.max()` in one branch): the graph
+    #                           gives it the NumPy type on every path (#12, open)
     "list_appends": False,    # lists appended in staged loops, read every way (#12); `sum(L)`
     #                           never finishes tracing: such a program fails at TIME_LIMIT
 }
