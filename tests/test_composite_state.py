@@ -563,3 +563,21 @@ def test_array_inside_a_container_with_an_alias_is_a_tracing_error():
         return w
     with pytest.raises(ag.TracingError, match=r"'w' shares its memory"):
         ag.convert(f)(np.int64(3))
+
+
+def tuple_holding_a_list(x):
+    out = (x, [1.0])
+    if x.sum() > 0:
+        out = (x * 2, [2.0])
+    return out[0], out[1]
+
+
+def test_a_tuple_holding_a_list_in_a_staged_block():
+    # a list inside a tuple in the block's state (a `return (y, L)` value) was a
+    # KeyError inside the package, raised by the graph as if it were the user's
+    converted = ag.convert(tuple_holding_a_list)
+    for x in (np.ones(2), -np.ones(2)):
+        got, want = converted(x), tuple_holding_a_list(x)
+        np.testing.assert_array_equal(got[0], want[0])
+        assert [float(v) for v in got[1]] == want[1]
+    assert converted.trace_count == 1

@@ -361,3 +361,25 @@ def test_a_loop_body_returning_the_outer_value_its_counter_starts_from():
         got, want = converted(np.int64(n)), loop_binds_its_range_start(np.int64(n))
         assert [int(v) for v in got] == [int(v) for v in want]
     assert converted.trace_count == 1
+
+
+def base_read_while_its_view_is_written(n, x):
+    w = x[:2]
+    s = 0.0
+    i = np.int64(0)
+    while i < n:
+        i = i + 1
+        s = s + x[0]   # eager reads the x that `w += 2.0` wrote on the step before
+        w += 2.0
+    return s, x
+
+
+@pytest.mark.xfail(strict=True, reason="#12, open: a staged loop that writes a view made "
+                   "outside it reads its base from before the loop (silently: 3.0, eager 9.0); "
+                   "found by the generated-program campaign")
+def test_a_base_read_in_a_loop_that_writes_its_view_sees_the_writes():
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0])
+    want = base_read_while_its_view_is_written(np.int64(3), a)
+    got = ag.convert(base_read_while_its_view_is_written)(np.int64(3), b)
+    assert float(got[0]) == float(want[0])
+    np.testing.assert_array_equal(b, a)

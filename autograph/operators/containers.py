@@ -133,6 +133,9 @@ def containers_in(value, name: str) -> list:
         if not path:
             found[path] = (container, name)
             return
+        if path[:-1] not in found:  # inside a tuple, which is not a container
+            found[path] = (container, name + "".join(f"[{k!r}]" for k in path))
+            return
         parent, label = found[path[:-1]]
         key = path[-1]
         found[path] = (container, f"{label}.{key}" if is_plain_object(parent)
