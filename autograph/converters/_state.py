@@ -117,6 +117,16 @@ class Closures:
     no `Static.ORIGIN`) are not closures of the user's.
     """
 
+    @classmethod
+    def of(cls, function) -> "Closures":
+        """The function's closures, found once per conversion: the block converters that
+        ask later see the same nested functions (they convert their bodies in place)."""
+        closures = anno.getanno(function, anno.Static.CLOSURES)
+        if closures is None:
+            closures = cls(function)
+            anno.setanno(function, anno.Static.CLOSURES, closures)
+        return closures
+
     def __init__(self, function):
         self.scopes = []
         stack = list(gast.iter_child_nodes(function))

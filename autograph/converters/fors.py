@@ -85,4 +85,4 @@ class _Fors(StatementTransformer):
 
 def transform(node, ctx):
     analyze(node, gast.For)
-    return _Fors(ctx, _state.declared_outer(node), _state.Closures(node)).visit(node)
+    return _Fors(ctx, _state.declared_outer(node), _state.Closures.of(node)).visit(node)

@@ -57,4 +57,4 @@ class _Ifs(StatementTransformer):
 
 def transform(node, ctx):
     analyze(node, gast.If)
-    return _Ifs(ctx, _state.declared_outer(node), _state.Closures(node)).visit(node)
+    return _Ifs(ctx, _state.declared_outer(node), _state.Closures.of(node)).visit(node)

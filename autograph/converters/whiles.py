@@ -59,4 +59,4 @@ class _Whiles(StatementTransformer):
 
 def transform(node, ctx):
     analyze(node, gast.While)
-    return _Whiles(ctx, _state.declared_outer(node), _state.Closures(node)).visit(node)
+    return _Whiles(ctx, _state.declared_outer(node), _state.Closures.of(node)).visit(node)

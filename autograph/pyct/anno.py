@@ -21,6 +21,7 @@ class Static(enum.Enum):
     MAYBE_DEFINED_IN = "names bound on some path to this statement"
     EXTRA_LOOP_TEST = "an expression a `for` loop also checks before each step (break, return)"
     MODULE_NAME = "the name converted code calls the operators by (`ag__`, unless the user's)"
+    CLOSURES = "the user's nested functions and lambdas and the names each reads (a function's)"
 
 
 _ANNOTATIONS = "_ag_anno"
