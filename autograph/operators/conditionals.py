@@ -5,8 +5,7 @@ import numpy as np
 
 import runtime
 from runtime import Tracer, TracingError, current_builder
-from runtime.abstract import python_aval
-from runtime.ops.python_numbers import convert_weak
+from runtime.ops.python_numbers import weak_constant
 from runtime.ops.subgraphs import stand_in
 from runtime.source import location_note, user_source
 from runtime.tracer import read_if_variable
@@ -64,9 +63,7 @@ def _traced(value, name):
     if isinstance(value, Tracer):
         return value
     if isinstance(value, (bool, int, float, complex)):  # a Python number stays one
-        builder = current_builder()
-        return convert_weak(Tracer(builder, builder.const(np.asarray(value))),
-                            python_aval(value))
+        return weak_constant(value)
     if isinstance(value, (np.ndarray, np.generic)) and value.dtype != object:
         builder = current_builder()
         return Tracer(builder, builder.const(value))

@@ -18,9 +18,8 @@ import numpy as np
 import runtime
 from runtime import Tracer, TracingError, current_builder
 from runtime.ops.control_flow import cond_p
-from runtime.abstract import python_aval
 from runtime.ops.effects import assert_
-from runtime.ops.python_numbers import convert_weak
+from runtime.ops.python_numbers import weak_constant
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
 
@@ -293,10 +292,8 @@ def _remaining(iterable, done):
     """What is left of `iterable` after `done` items, as something `_staged_for` takes."""
     if type(iterable) is range:
         rest = iterable[done:]
-        builder = current_builder()  # a traced start, so that the loop's test is traced;
-        start = Tracer(builder, builder.const(np.asarray(rest.start)))  # a Python int, as
-        return TracedRange(convert_weak(start, python_aval(rest.start)),  # range gives
-                           rest.stop, rest.step)
+        # a traced start, so that the loop's test is traced; a Python int, as range gives
+        return TracedRange(weak_constant(rest.start), rest.stop, rest.step)
     if type(iterable) in (list, tuple):
         rest = [read_if_variable(x) for x in iterable[done:]]
         if len(rest) > 1 and all(isinstance(x, (Tracer, np.ndarray)) for x in rest) \

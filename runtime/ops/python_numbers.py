@@ -32,7 +32,7 @@ import numpy as np
 from .. import primitives
 from ..abstract import AbstractValue, is_python_number, python_aval, python_type
 from ..ir import Literal
-from ..tracer import bind
+from ..tracer import bind, current_builder
 from ..tracer_value import Tracer, tracer_method
 
 
@@ -138,6 +138,13 @@ def convert_weak(x, aval: AbstractValue):
     return bind(prim, x, **params)
 
 
+def weak_constant(value):
+    """The Python number `value` as a traced value of the current graph: weak, a Python
+    number again when the graph runs (a loop counter that must be traced, say)."""
+    builder = current_builder()
+    return convert_weak(Tracer(builder, builder.const(np.asarray(value))), python_aval(value))
+
+
 def python_number_output(expr: str, aval: AbstractValue, xp, global_name) -> str:
     """The expression a graph function returns for its output `expr`: a Python number
     (weak) as a 0-d array of its dtype, as every traced value is returned; an int
@@ -194,19 +201,13 @@ def _install_unary(name):
     tracer_method(f"__{name}__")(method)
 
 
-def _divmod(numpy_divmod):
+def _divmod(numpy_divmod, reflected=False):
+    """`divmod` (`reflected`: `__rdivmod__`) as Python's own on Python numbers."""
     def method(self, other):
         if all_python_numbers(self, other):
-            return python_op("floordiv", self, other), python_op("mod", self, other)
+            a, b = (other, self) if reflected else (self, other)
+            return python_op("floordiv", a, b), python_op("mod", a, b)
         return numpy_divmod(self, other)
-    return method
-
-
-def _rdivmod(numpy_rdivmod):
-    def method(self, other):
-        if all_python_numbers(self, other):
-            return python_op("floordiv", other, self), python_op("mod", other, self)
-        return numpy_rdivmod(self, other)
     return method
 
 
@@ -215,5 +216,5 @@ for _name in _BINARY + _COMPARISONS:
 for _name in _UNARY:
     _install_unary(_name)
 tracer_method("__divmod__")(_divmod(Tracer.__divmod__))
-tracer_method("__rdivmod__")(_rdivmod(Tracer.__rdivmod__))
+tracer_method("__rdivmod__")(_divmod(Tracer.__rdivmod__, reflected=True))
 del _name
