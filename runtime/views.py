@@ -224,3 +224,30 @@ def rebound_in_loop(written) -> TracingError:
         f"and binds the name to another array for the next step"
         f"{location_note(user_source())}: the graph cannot follow which memory the view "
         f"shares then; copy the view (`y = y.copy()`), or only write the array in place")
+
+
+def refuse_stale_reads(written: list, traces: list) -> None:
+    """`TracingError` where a staged block writes a value of the enclosing graph in place
+    (`written`, through the block's state) and also reads, from before the block, a
+    value sharing its memory (captured by one of `traces`): eagerly that read sees
+    the write, in the graph it would not.
+
+        w = x[:2]
+        while i < n:       # w is the loop's state, x is read from outside it
+            s = s + x[0]   # eagerly the x that `w += 2.0` changed on the step before
+            w += 2.0
+    """
+    for target in written:
+        if not hasattr(target, "view"):  # not traced: nothing shares its memory here
+            continue
+        sharing = {t.node.id: t for t in family(target) if t is not target}
+        for traced in traces:
+            for outer, _ in traced.builder.captures:
+                other = sharing.get(getattr(outer, "id", None))
+                if other is not None:
+                    raise TracingError(
+                        f"{_name(target)} is written in place inside a staged `if` or loop"
+                        f"{location_note(user_source())}, and {_name(other)}, which shares "
+                        f"its memory, is read there as it was before the block: NumPy would "
+                        f"show the write; make {_name(other)} state of the block (assign it "
+                        f"there) or copy the view before the block")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..abstract import AbstractValue, join_shapes, join_weak
+from .. import views
 from ..errors import TracingError
 from ..source import location_note, user_source
 from ..tracer import Tracer, read_if_variable, staging_builder
@@ -102,6 +103,7 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
                            {"true": true, "false": false})
     it = iter(outs)
     results = [t.out_leaves[i] if static[i] else next(it) for i in range(n)]
+    views.refuse_stale_reads([explicit_values[k] for k in [*passed, *extra]], [t, f])
     finals = {k: results[j] for k, j in passed.items()} | dict(zip(extra, it))
     return t.out_tree.unflatten(write_through(explicit_values, finals, results, passed))
 

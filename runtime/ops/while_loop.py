@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..abstract import AbstractValue, join_shapes, join_weak, python_type
+from .. import views
 from ..errors import TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
@@ -121,6 +122,7 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
                 f"follow; assign new values (`x = x + ...`) instead")
     if extra and first_writes:
         return _writing_first(cond_fn, body_fn, state, entry_names, [slots[k] for k in extra])
+    views.refuse_stale_reads([inputs[k] for k in [*passed, *extra]], [cond, body])
     finals = {k: results[j] for k, j in passed.items()}
     return tree.unflatten(write_through(inputs, finals, results, passed))
 
