@@ -10,7 +10,7 @@
 described in the project's API document and the README.
 """
 from runtime import source as _source
-from runtime.errors import AutographError, TracingError
+from runtime.errors import AutographError, PathTypeError, TracingError
 from runtime.ops.introspection import dynamic_shape as shape
 from runtime.ops.py_function import py_function
 from runtime.variables import Variable
@@ -43,7 +43,7 @@ _calls.set_converter(_convert_callee, lambda f: isinstance(f, GraphFunction))
 
 __all__ = [
     "AutographError", "ConcreteFunction", "ConversionError", "ConversionWarning",
-    "GraphFunction", "RetracingWarning", "TensorSpec", "TracingError", "convert", "device",
+    "GraphFunction", "RetracingWarning", "TensorSpec", "PathTypeError", "TracingError", "convert", "device",
     "do_not_convert", "py_function", "shape", "to_code", "grad", "value_and_grad", "Variable",
     "save", "load", "LoadedFunction", "LoadError", "Checkpoint", "CheckpointMismatchError",
 ]

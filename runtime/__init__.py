@@ -3,7 +3,7 @@ from . import codegen_control, ops, printing  # noqa: F401  (fill the tables; pr
 from .abstract import AbstractValue
 from .backend import Backend, get_backend, gpu_available
 from .codegen import compile_graph
-from .errors import AutographError, TracingError
+from .errors import AutographError, PathTypeError, TracingError
 from .ir import Eqn, Graph, Literal, Var
 from .ops.call import call
 from .ops.control_flow import cond
@@ -13,7 +13,7 @@ from .tracer import GraphBuilder, Tracer, bind, current_builder
 
 __all__ = [
     "AbstractValue", "AutographError", "Backend", "Eqn", "Graph",
-    "GraphBuilder", "Literal", "Tracer", "TracingError", "Var", "bind", "call",
+    "GraphBuilder", "Literal", "Tracer", "PathTypeError", "TracingError", "Var", "bind", "call",
     "compile_graph", "cond", "current_builder", "dynamic_shape", "get_backend",
     "gpu_available", "while_loop",
 ]

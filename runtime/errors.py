@@ -13,6 +13,12 @@ class TracingError(AutographError):
     """Tracing found a problem in the user's function (see the message)."""
 
 
+class PathTypeError(TracingError):
+    """A value's type depends on which way a traced `if` or loop goes, in a way a graph
+    value (of one type) cannot follow: a Python number on one path and a NumPy value on
+    another that NumPy promotes differently (`runtime.weak_joins`)."""
+
+
 def add_note_once(error: BaseException, note: str) -> None:
     """Adds `note` to `error` unless an identical note is already there."""
     if note not in getattr(error, "__notes__", ()):

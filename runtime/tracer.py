@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from . import primitives, views
+from . import primitives, views, weak_joins
 from .abstract import AbstractValue
 from .errors import TracingError, add_note_once
 from .ir import Eqn, Graph, Literal, Var
@@ -58,6 +58,7 @@ class GraphBuilder:
         self.finished = False
         self.read_unknown_dims = False            # Python code read a None in a `.shape`
         self.maybe_arrays: set[int] = set()       # 0-d Vars that may be 0-d arrays, not scalars
+        self.joined_weak: dict = {}               # Var id -> (its Python type on some path, origin)
         self.stand_ins: dict = {}                 # id(outer Tracer) -> (it, the input for it)
         self.used_stand_ins: set[int] = set()     # ids of those inputs that views derive from
 
@@ -158,6 +159,8 @@ class GraphBuilder:
             inner = Var(tracer.aval, tracer.node.name)
             if tracer.node.id in tracer.builder.maybe_arrays:
                 self.maybe_arrays.add(inner.id)
+            if tracer.node.id in tracer.builder.joined_weak:
+                self.joined_weak[inner.id] = tracer.builder.joined_weak[tracer.node.id]
             self.captures.append((outer, inner))
             self._captured[tracer.node.id] = inner
         return inner
@@ -184,11 +187,17 @@ class GraphBuilder:
         if self.finished:
             raise TracingError(f"graph {self.name!r} is already finished")
         source = user_source()
+        rule = primitives.abstract_eval[prim]
         try:
-            avals = primitives.abstract_eval[prim](*atoms, **params)
+            avals = rule(*atoms, **params)
         except Exception as error:  # keeps NumPy's own error type, adds the user's line
+            if self.joined_weak:
+                weak_joins.check(self, prim, rule, atoms, params, error)
             add_note_once(error, f"while tracing {prim.name}{location_note(source)}")
             raise
+        if self.joined_weak:
+            weak_joins.check(self, prim, rule, atoms, params,
+                             avals if prim.multiple_results else [avals])
         outs = [Var(av) for av in (avals if prim.multiple_results else [avals])]
         self.eqns.append(Eqn(prim, atoms, params, outs, source))
         note_equation(outs)  # the user's variable that stores the result will name it

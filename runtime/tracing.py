@@ -131,6 +131,9 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
             tracer = builder.new_input(aval, given or _name(x), maybe_array=(
                 isinstance(x, Tracer) and x.node.id in x.builder.maybe_arrays
                 if parent is not None else None))
+            if isinstance(x, Tracer) and x.node.id in x.builder.joined_weak \
+                    and aval.dtype == x.aval.dtype:  # a Python number on some path, still
+                builder.joined_weak[tracer.node.id] = x.builder.joined_weak[x.node.id]
             inputs.append(tracer)
             inner.append(tracer)
             input_at[i] = tracer

@@ -70,7 +70,11 @@ def test_nan_and_inf_differences_are_counted_apart():
 def test_python_numbers_match_arrays_of_their_kind_and_python_values_match_exactly():
     assert lines_of((3, 2.5, True), (np.array(3, np.int32), np.array(2.5, np.float32),
                                      np.array(True))) == []
-    assert lines_of(3, np.array(3.0))[0] == "out: dtype differs: eager a Python int, graph float64"
+    assert lines_of(3, np.array(3.5))[0] == "out: dtype differs: eager a Python int, graph float64"
+    # a wider kind holding exactly the value: a Python number joined with a float path
+    assert lines_of((3, True, 0.5), (np.array(3.0), np.array(1, np.int8), np.array(0.5 + 0j))) == []
+    assert lines_of(2**60 + 1, np.array(float(2**60)))[0] == \
+        "out: dtype differs: eager a Python int, graph float64"
     assert lines_of(("a", None), ("b", None))[:3] == [
         "out[0]: the graph returns another value (one fixed while tracing)", "  eager: 'a'", "  graph: 'b'"]
     assert lines_of(np.int64(1), 1)[0] == "out: type differs: eager int64[], graph int"

@@ -7,6 +7,7 @@ function, under the installed NumPy's rules, is the oracle (issue #12).
 from __future__ import annotations
 
 import operator
+import re
 import warnings
 
 import numpy as np
@@ -174,16 +175,6 @@ def tenth_or_x(x32):
     return y == 0.1, y * x32
 
 
-def test_a_branch_python_float_joins_float32_as_numpy_converts_it():
-    """The join is float32 (as JAX joins a weak type with a strong one): 1e300 is inf."""
-    f = ag.convert(huge_or_x)
-    for x in (np.float32(2), np.float32(-2)):
-        assert_as_eager(huge_or_x, f, x)
-    g = ag.convert(tenth_or_x)
-    for x in (np.float32(2), np.float32(0.1), np.float32(0.5)):
-        assert_as_eager(tenth_or_x, g, x)
-
-
 def int_or_x(x8):
     if x8 > 0:
         y = 300
@@ -192,11 +183,40 @@ def int_or_x(x8):
     return y
 
 
-def test_a_branch_python_int_that_does_not_fit_raises_only_if_that_branch_runs():
-    f = ag.convert(int_or_x)
-    assert f(np.int8(-2)) == -2 and f(np.int8(-2)).dtype == np.int8
-    with pytest.raises(OverflowError, match="300 out of bounds for int8"):
-        f(np.int8(2))       # not a silently wrapped 44
+def small_or_x(x8):
+    if x8 > 0:
+        y = 100
+    else:
+        y = x8
+    return y
+
+
+def test_a_branch_python_number_the_other_branch_dtype_cannot_hold_is_refused():
+    """`y` is the Python float 1e300 on one path and a float32 on the other. A graph
+    value has one type (here float32, as JAX joins a weak type with a strong one),
+    and float32 cannot hold 1e300 (nor 0.1; int8 cannot hold 300): eagerly `y` is
+    1e300 on that path, so tracing refuses, naming `y` and the line, rather than
+    compute with inf."""
+    for fn, x, value in ((huge_or_x, np.float32(2), "1e+300"),
+                         (tenth_or_x, np.float32(2), "0.1"), (int_or_x, np.int8(-2), "300")):
+        with pytest.raises(ag.TracingError, match=rf"('y'|a value) is the Python (float|int) {re.escape(value)} "
+                           rf"on one path .* cannot hold {re.escape(value)} exactly \(at "
+                           rf".*test_weak_types.py"):
+            ag.convert(fn)(x)
+
+
+def test_a_branch_python_number_the_other_branch_dtype_holds_joins_it():
+    f = ag.convert(small_or_x)
+    for x in (np.int8(-2), np.int8(2)):
+        assert_as_eager(small_or_x, f, x)
+    g = ag.convert(half_or_x)
+    for x in (np.float32(2), np.float32(0.5), np.float32(-3)):
+        assert_as_eager(half_or_x, g, x)
+
+
+def half_or_x(x32):
+    y = 0.5 if x32 > 1 else x32
+    return y == 0.5, y * x32, y + 1 < x32
 
 
 def counted_then_int8(n, x8):
@@ -232,7 +252,7 @@ def test_a_traced_python_number_joins_an_int8_loop_or_branch_when_the_graph_runs
     assert g(np.int64(2), np.int8(-1)) == -1
     with pytest.raises(OverflowError, match="200 out of bounds for int8"):
         g(np.int64(2), np.int8(1))
-    assert "from_python[dtype=i8] k_4" in str(
+    assert "from_python[dtype=i8, exact=True] k_4" in str(
         g.get_concrete_function(np.int64(1), np.int8(1)).graph)
     assert f.trace_count == g.trace_count == 1
 

@@ -3,7 +3,9 @@
 The eager result is the oracle. A graph returns its traced values as arrays:
 a NumPy scalar from eager matches a 0-d array of its dtype, and a Python
 bool, int or float a 0-d array of the same kind, any width (a Python number
-is weakly typed, as in NumPy's own promotion). Python values the graph kept
+is weakly typed, as in NumPy's own promotion), or of a wider kind holding
+exactly its value (eager's `0` where the graph joined that Python number with
+a float32 value on another path, as `join_weak` does). Python values the graph kept
 as they are must equal eager's. Floats and complex numbers match within
 `rtol` and `atol` (NaNs equal); everything else exactly.
 
@@ -21,6 +23,7 @@ import numpy as np
 from runtime.tree import flatten, leaf_paths
 
 _PYTHON_KINDS = {bool: "b", int: "iu", float: "f", complex: "c"}
+_WIDER_KINDS = {bool: "iufc", int: "fc", float: "c", complex: ""}
 
 
 @dataclasses.dataclass
@@ -136,6 +139,8 @@ def leaf_difference(path: str, e, g, rtol: float, atol: float) -> Difference | N
     if isinstance(e, (np.ndarray, np.generic)):
         want = np.asarray(e)
     elif type(e) in _PYTHON_KINDS:
+        if g.dtype.kind in _WIDER_KINDS[type(e)] and g.ndim == 0 and g.item() == e:
+            return None
         if g.dtype.kind not in _PYTHON_KINDS[type(e)]:
             return Difference(path, f"dtype differs: eager a Python {type(e).__name__}, "
                                     f"graph {g.dtype}", both)

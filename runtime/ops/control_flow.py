@@ -17,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..abstract import AbstractValue, join_shapes, join_weak
-from .. import views
-from ..errors import TracingError
+from .. import views, weak_joins
+from ..errors import PathTypeError, TracingError
+from ..ir import Literal
 from ..source import location_note, user_source
 from ..tracer import Tracer, read_if_variable, staging_builder
 from ..tracing import in_place_outputs, write_through
@@ -93,7 +94,8 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     keep = [i for i in range(n) if not static[i]]
     passed, extra = in_place_outputs(live)    # inputs written in place: written through
     true, false = (s.finish(keep, [s.inputs[k] for k in extra]) for s in (t, f))
-    _unify_dtypes(true, false, [names[i] if names and i < len(names) else None for i in keep])
+    joined = _unify_dtypes(true, false,
+                           [names[i] if names and i < len(names) else None for i in keep])
     captured = union_captures(t.builder.captures, f.builder.captures)
     add_inputs(true, t.builder.captures, captured)
     add_inputs(false, f.builder.captures, captured)
@@ -101,6 +103,12 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     explicit = [builder.atom(x) for x in explicit_values]
     outs = builder.add_eqn(cond_p, [builder.atom(pred), *explicit, *captured],
                            {"true": true, "false": false})
+    for j, (python, label) in joined.items():
+        weak_joins.note(outs[j], python, label)
+    for j, i in enumerate(keep):   # a branch's result that is itself joined stays so
+        inherited = weak_joins.joined(t.out_leaves[i]) or weak_joins.joined(f.out_leaves[i])
+        if inherited and j not in joined and outs[j].aval.dtype == inherited[1].aval.dtype:
+            builder.joined_weak[outs[j].node.id] = inherited
     it = iter(outs)
     results = [t.out_leaves[i] if static[i] else next(it) for i in range(n)]
     views.refuse_stale_reads([explicit_values[k] for k in [*passed, *extra]], [t, f])
@@ -115,22 +123,28 @@ def _fill_placeholders(t, f):
     f.out_leaves, f.out_tree = flatten(fill_placeholders(b, a))
 
 
-def _unify_dtypes(a_graph, b_graph, names):
+def _unify_dtypes(a_graph, b_graph, names) -> dict:
     """Each output gets one type in both branches: where a branch gives a Python number,
     the join `join_weak` gives (the other branch's NumPy dtype where NEP 50 lets it
-    absorb the number, as JAX joins a weak type with a strong one)."""
+    absorb the number, as JAX joins a weak type with a strong one). Returns, for the
+    outputs that are a Python number in one branch only, its type there
+    (`runtime.weak_joins`)."""
+    joined = {}
     for i, (a, b) in enumerate(zip(a_graph.outputs, b_graph.outputs)):
         if a.aval.dtype == b.aval.dtype and a.aval.weak == b.aval.weak:
             continue
-        joined = join_weak(a.aval, b.aval)
-        if joined is not None:
-            for graph, atom in ((a_graph, a), (b_graph, b)):
-                if atom.aval.dtype != joined.dtype or atom.aval.weak != joined.weak:
-                    retype_output(graph, i, joined)
-        else:
-            label = f"{names[i]!r}" if names and names[i] else f"output {i}"
-            raise TracingError(
-                f"{label} has dtype {a.aval.dtype} in one branch of a traced condition "
-                f"and {b.aval.dtype} in the other{location_note(user_source())}; "
-                f"cast one of them so that both agree")
-
+        label = names[i] if names and names[i] else None
+        aval = join_weak(a.aval, b.aval)
+        if aval is None:
+            raise PathTypeError(
+                f"{repr(label) if label else f'output {i}'} has dtype {a.aval.dtype} in one branch of a "
+                f"traced condition and {b.aval.dtype} in the other"
+                f"{location_note(user_source())}; cast one of them so that both agree")
+        for graph, atom in ((a_graph, a), (b_graph, b)):
+            if atom.aval.dtype != aval.dtype or atom.aval.weak != aval.weak:
+                if isinstance(atom, Literal):
+                    weak_joins.exact_literal(atom.value, aval, label)
+                retype_output(graph, i, aval)
+                if atom.aval.weak:
+                    joined[i] = atom.aval, label
+    return joined

@@ -29,7 +29,7 @@ import operator
 
 import numpy as np
 
-from .. import primitives
+from .. import primitives, weak_joins
 from ..abstract import AbstractValue, is_python_number, python_aval, python_type
 from ..ir import Literal
 from ..tracer import bind, current_builder
@@ -101,12 +101,14 @@ def _emit_python_op(gen, eqn, refs, outs, indent):
 primitives.emitters[python_op_p] = _emit_python_op
 
 
-def _from_python_kernel(xp, dtype):
+def _from_python_kernel(xp, dtype, exact=False):
+    if exact:  # where a branch or a loop joined it with a NumPy value
+        return weak_joins.exact_conversion(xp, dtype)
     return lambda value: xp.asarray(value, dtype=dtype)[()]
 
 
 from_python_p = primitives.define(
-    "from_python", lambda x, dtype: AbstractValue((), dtype), _from_python_kernel)
+    "from_python", lambda x, dtype, exact=False: AbstractValue((), dtype), _from_python_kernel)
 
 
 def python_op(op: str, *operands):
@@ -120,13 +122,14 @@ def _int_typed(x) -> bool:
     return (python_type(x.aval) if isinstance(x, Tracer) else type(x)) in (int, bool)
 
 
-def conversion(aval: AbstractValue) -> tuple:
+def conversion(aval: AbstractValue, exact: bool = False) -> tuple:
     """`(primitive, params)` converting a weak value to type `aval`: a Python number of
-    another kind (`float(k)`; `+b` makes a bool an int), or a NumPy scalar (`from_python`)."""
+    another kind (`float(k)`; `+b` makes a bool an int), or a NumPy scalar (`from_python`;
+    `exact`: an error when the graph runs where the value would change)."""
     if aval.weak:
         kind = python_type(aval).__name__
         return python_op_p, {"op": kind if kind in PYTHON_OPS else "pos"}
-    return from_python_p, {"dtype": np.dtype(aval.dtype)}
+    return from_python_p, {"dtype": np.dtype(aval.dtype), **({"exact": True} if exact else {})}
 
 
 def convert_weak(x, aval: AbstractValue):
@@ -172,33 +175,45 @@ def all_python_numbers(*operands) -> bool:
 def _install_binary(name):
     numpy_method = getattr(Tracer, f"__{name}__")
     reflected = getattr(Tracer, f"__r{name}__", None)
+    rule = functools.partial(_python_op_rule, op=name)
 
     def method(self, other):
         if all_python_numbers(self, other):
             return python_op(name, self, other)
-        return numpy_method(self, other)
+        return _noting_python_paths(numpy_method(self, other), (self, other), rule)
     tracer_method(f"__{name}__")(method)
     if name not in _COMPARISONS:
         def rmethod(self, other):
             if all_python_numbers(self, other):
                 return python_op(name, other, self)
-            return reflected(self, other)
+            return _noting_python_paths(reflected(self, other), (other, self), rule)
         tracer_method(f"__r{name}__")(rmethod)
         in_place = getattr(Tracer, f"__i{name}__")
 
         def imethod(self, other):  # a Python number is immutable: `k += 1` rebinds k
             if all_python_numbers(self, other):
                 return python_op(name, self, other)
-            return in_place(self, other)
+            return _noting_python_paths(in_place(self, other), (self, other), rule)
         tracer_method(f"__i{name}__")(imethod)
 
 
 def _install_unary(name):
     numpy_method = getattr(Tracer, f"__{name}__")
+    rule = functools.partial(_python_op_rule, op=name)
 
     def method(self):
-        return python_op(name, self) if self.aval.weak else numpy_method(self)
+        if self.aval.weak:
+            return python_op(name, self)
+        return _noting_python_paths(numpy_method(self), (self,), rule)
     tracer_method(f"__{name}__")(method)
+
+
+def _noting_python_paths(result, operands, rule):
+    """`result`, remembered as a Python number on the paths where its operands are
+    (`runtime.weak_joins`)."""
+    if isinstance(result, Tracer) and result.builder.joined_weak:
+        weak_joins.mark_python_result(result, operands, rule)
+    return result
 
 
 def _divmod(numpy_divmod, reflected=False):

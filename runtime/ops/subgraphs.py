@@ -114,7 +114,7 @@ def retype_output(graph: Graph, index: int, aval: AbstractValue) -> None:
             graph.consts[var] = value
             graph.outputs[index] = var
             return
-    prim, params = conversion(aval)
+    prim, params = conversion(aval, exact=True)
     out = Var(AbstractValue((), aval.dtype, aval.weak))
     graph.eqns.append(Eqn(prim, [atom], params, [out]))
     graph.outputs[index] = out

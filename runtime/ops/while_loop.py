@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..abstract import AbstractValue, join_shapes, join_weak, python_type
-from .. import views
-from ..errors import TracingError
+from .. import views, weak_joins
+from ..errors import PathTypeError, TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
-from ..tracer import Tracer, current_builder, staging_builder
+from ..tracer import Tracer, bind, current_builder, staging_builder
 from ..tracing import in_place_outputs, write_through
 from ..tree import flatten, leaf_paths
 from .subgraphs import (
@@ -29,7 +29,7 @@ from .subgraphs import (
     same_static,
     trace_function,
 )
-from .python_numbers import convert_weak
+from .python_numbers import conversion, convert_weak
 from .while_primitive import while_p, while_params
 
 
@@ -64,9 +64,10 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
     avals = [x.aval if isinstance(x, Tracer) else None for x in leaves]
     rank = sum(x.ndim if isinstance(x, Tracer) else np.ndim(x) if not is_unbound(x) else 0
                for x in leaves)
+    pythons = [None] * len(leaves)   # a leaf's Python number type on some trip, if joined
     for _ in range(4 + 2 * rank + len(leaves)):
-        body = trace_function(body_fn, (state,), "body", names, avals, on_error=lambda s: s,
-                              stand_ins="loop")
+        body = trace_function(_noting_python_paths(body_fn, pythons, names), (state,), "body", names,
+                              avals, on_error=lambda s: s, stand_ins="loop")
         if body.out_tree != tree:
             filled = fill_placeholders(state, body.out_tree.unflatten(body.out_leaves))
             if flatten(filled)[1] != tree:  # a stand-in took the body's structure
@@ -81,9 +82,11 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
                 f"{body.out_tree}{location_note(user_source())}")
         new = [_carry_type(av, x, out, labels[i])
                for i, (av, x, out) in enumerate(zip(avals, leaves, body.out_leaves))]
-        if new == avals:
+        new_pythons = [_python_path(av, x, out)
+                       for av, x, out in zip(new, leaves, body.out_leaves)]
+        if new == avals and new_pythons == pythons:
             break
-        avals = new
+        avals, pythons = new, new_pythons
     else:
         raise TracingError(f"the types of a traced loop's state did not settle"
                            f"{location_note(user_source())}")
@@ -92,9 +95,11 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
     for j, i in enumerate(carried):
         out = body_graph.outputs[j].aval
         if out.dtype != avals[i].dtype or out.weak != avals[i].weak:
+            if isinstance(body_graph.outputs[j], Literal):
+                weak_joins.exact_literal(body_graph.outputs[j].value, avals[i], labels[i])
             retype_output(body_graph, j, avals[i])
-    cond = trace_function(cond_fn, (state,), "cond", names, avals, defer_errors=False,
-                          stand_ins=body.stand_ins)
+    cond = trace_function(_noting_python_paths(cond_fn, pythons, names), (state,), "cond", names,
+                          avals, defer_errors=False, stand_ins=body.stand_ins)
     pred = cond.out_leaves[0] if cond.out_tree.num_leaves == 1 else None
     if pred is None or (isinstance(pred, Tracer) and pred.ndim
                         and not all(d == 1 for d in pred.shape)):
@@ -102,11 +107,14 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
                          f"{location_note(user_source())}")
     cond_graph = cond.finish([0])
     builder = current_builder()
-    init = [builder.atom(_start(leaves[i], avals[i])) for i in carried]
+    init = [builder.atom(_start(leaves[i], avals[i], labels[i])) for i in carried]
     captures = [outer for outer, _ in cond.builder.captures + body.builder.captures]
     outs = builder.add_eqn(while_p, init + captures,
                            while_params(cond_graph, body_graph, len(init),
                                         len(cond.builder.captures)))
+    for i, out in zip(carried, outs):
+        if pythons[i] is not None:
+            weak_joins.note(out, pythons[i], names[i] if names else None)
     results = dict(zip(carried, outs))
     results = [results.get(i, leaves[i]) for i in range(len(leaves))]
     inputs = [leaves[i] for i, av in enumerate(avals) if av is not None]
@@ -167,7 +175,7 @@ def _carry_type(aval, initial, out, label):
     out_aval = _aval_of(out)
     joined = join_weak(aval, out_aval)
     if joined is None:
-        raise TracingError(
+        raise PathTypeError(
             f"{label!r} changes dtype in a traced loop, from {aval.dtype} to "
             f"{out_aval.dtype}{location_note(user_source())}; cast it so that the "
             f"loop keeps one dtype")
@@ -180,20 +188,54 @@ def _carry_type(aval, initial, out, label):
     return AbstractValue(shape, joined.dtype, joined.weak)
 
 
+def _python_path(aval, initial, out):
+    """The weak type the loop's leaf has on some trip where its carry type `aval` is
+    a NumPy one: the Python number it starts as (no trip) or the body makes."""
+    if aval is None or aval.weak:
+        return None
+    for x in (initial, out):
+        if is_unbound(x):
+            continue
+        if _aval_of(x).weak:
+            return _aval_of(x)
+        inherited = weak_joins.joined(x)    # itself a Python number on some path
+        if inherited and x.aval.dtype == aval.dtype:
+            return inherited[0]
+    return None
+
+
+def _noting_python_paths(fn, pythons, labels):
+    """`fn(state)`, its state's leaves known to be Python numbers on some trip
+    (`pythons`: a weak type or None per leaf; `runtime.weak_joins`)."""
+    if not any(pythons):
+        return fn
+
+    def traced(state):
+        for x, python, label in zip(flatten(state)[0], pythons, labels or [None] * len(pythons)):
+            if python is not None and isinstance(x, Tracer):
+                weak_joins.note(x, python, label)
+        return fn(state)
+    return traced
+
+
 def is_unbound(value) -> bool:
     """A start value whose type has `__unbound__ = True`: the loop body types it."""
     return getattr(type(value), "__unbound__", False)
 
 
-def _start(value, aval):
+def _start(value, aval, label):
     """A start value as the carry type `aval`: a traced Python number converted where
-    the carry is of another type (`conversion`), anything else by `_typed`."""
+    the carry is of another type (exactly, `conversion`), anything else by `_typed`."""
     if isinstance(value, Tracer):
-        return convert_weak(value, aval) if value.aval.weak else value
+        if value.aval.weak and value.aval != aval:
+            prim, params = conversion(aval, exact=True)
+            return bind(prim, value, **params)
+        return value
     if is_unbound(value):
         return python_type(aval)(0) if aval.weak else _typed(value, aval)
     if aval.weak:
         return python_type(aval)(value)
+    weak_joins.exact_literal(value, aval, label)
     try:
         return _typed(value, aval)
     except OverflowError:  # 300 as int8: NumPy's error if the loop runs
