@@ -403,3 +403,39 @@ def test_a_negative_power_of_a_python_int():
                 e -= 1
             return k ** e
         ag.convert(traced_exponent)(np.int64(3))
+
+
+# -- Python's own rules where NumPy's differ ------------------------------------------------
+def complex_then_float64(x, n):
+    q = 0j
+    q = q + x[1]              # Python complex + np.float64 (a float subclass): a Python complex
+    while n > 0:
+        n -= 1
+        q = q * x[0] + 0.5j   # still a Python complex
+    r = x[0] + q              # np.float64 on the left: NumPy's complex128
+    return np.complex64(1) * q, np.complex64(1) * r
+
+
+def parts(n):
+    q = 1 + 2j
+    k = 3
+    while n > 0:
+        n -= 1
+        q = q + 1j
+        k = k + 1
+    c = q.conj() if hasattr(q, "conj") else q.conjugate()
+    return (np.float32(1) * q.real, np.float32(1) * q.imag, np.complex64(1) * c,
+            np.int8(1) * k.real, np.int8(1) * k.imag, np.real(q), np.imag(k))
+
+
+@pytest.mark.parametrize("fn, arg_sets", [
+    (complex_then_float64, [(np.array([0.5, 1.5]), np.int64(n)) for n in (0, 2)]),
+    (parts, [(np.int64(n),) for n in (0, 2)]),
+])
+def test_python_numbers_keep_pythons_own_rules_where_numpys_differ(fn, arg_sets):
+    """`complex + np.float64` is a Python complex (complex64 * it is complex64); `.real`,
+    `.imag`, `.conjugate()` of a Python number are Python numbers; it has no `.conj`."""
+    converted = ag.convert(fn)
+    for args in arg_sets:
+        assert_as_eager(fn, converted, *args)
+    assert converted.trace_count == 1

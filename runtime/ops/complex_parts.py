@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import primitives
-from ..abstract import AbstractValue
+from ..abstract import AbstractValue, python_type
 from ..dispatch import implements
 from ..tracer import bind
-from ..tracer_value import tracer_method
+from ..tracer_value import Tracer, tracer_method
+from .python_numbers import python_op
 from .shape_ops import operand
 
 
@@ -31,11 +32,17 @@ imag_p = primitives.define("imag", _part_rule(np.imag), lambda xp: xp.imag)
 
 @implements(np.real)
 def real(x):
+    """`np.real(x)`, `x.real`: of a Python number (weak), Python's own (`(1+2j).real`
+    is the Python float 1.0, as NumPy returns it)."""
+    if isinstance(x, Tracer) and x.aval.weak:
+        return python_op("real", x)
     return bind(real_p, operand(x))
 
 
 @implements(np.imag)
 def imag(x):
+    if isinstance(x, Tracer) and x.aval.weak:
+        return python_op("imag", x)
     return bind(imag_p, operand(x))
 
 
@@ -45,8 +52,19 @@ tracer_method("imag")(property(imag))
 
 @tracer_method("conjugate")
 def conjugate(self):
-    """`x.conjugate()`: `np.conjugate` of a complex array; a real one is returned itself."""
+    """`x.conjugate()`: `np.conjugate` of a complex array; a real one is returned itself;
+    a Python number's is Python's (a Python complex, or the number itself)."""
+    if self.aval.weak:
+        return python_op("conjugate", self)
     return np.conjugate(self) if self.dtype.kind == "c" else self
 
 
-tracer_method("conj")(conjugate)
+def _conj(self):
+    """`x.conj`: `x.conjugate`; a Python number has no `conj` (`hasattr` is False)."""
+    if self.aval.weak:
+        raise AttributeError(f"'{python_type(self.aval).__name__}' object has no attribute "
+                             f"'conj'")
+    return lambda: conjugate(self)
+
+
+tracer_method("conj")(property(_conj))

@@ -61,6 +61,9 @@ PYTHON_OPS = {
     "invert": (operator.invert, "~{}"),
     "bool": (bool, "bool({})"), "int": (int, "int({})"), "float": (float, "float({})"),
     "complex": (complex, "complex({})"),
+    "real": (operator.attrgetter("real"), "({}).real"),
+    "imag": (operator.attrgetter("imag"), "({}).imag"),
+    "conjugate": (operator.methodcaller("conjugate"), "({}).conjugate()"),
 }
 _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
            "lshift", "rshift")
@@ -178,23 +181,38 @@ def _install_binary(name):
     rule = functools.partial(_python_op_rule, op=name)
 
     def method(self, other):
-        if all_python_numbers(self, other):
+        if all_python_numbers(self, other) or _complex_takes_float(self, other, name):
             return python_op(name, self, other)
         return _noting_python_paths(numpy_method(self, other), (self, other), rule)
     tracer_method(f"__{name}__")(method)
     if name not in _COMPARISONS:
         def rmethod(self, other):
-            if all_python_numbers(self, other):
+            if all_python_numbers(self, other) or _complex_takes_float(other, self, name):
                 return python_op(name, other, self)
             return _noting_python_paths(reflected(self, other), (other, self), rule)
         tracer_method(f"__r{name}__")(rmethod)
         in_place = getattr(Tracer, f"__i{name}__")
 
         def imethod(self, other):  # a Python number is immutable: `k += 1` rebinds k
-            if all_python_numbers(self, other):
+            if all_python_numbers(self, other) or _complex_takes_float(self, other, name):
                 return python_op(name, self, other)
             return _noting_python_paths(in_place(self, other), (self, other), rule)
         tracer_method(f"__i{name}__")(imethod)
+
+
+def _complex_takes_float(left, right, op) -> bool:
+    """Python's `complex + np.float64(...)` is a Python complex: np.float64 subclasses
+    float, which complex's own operators take (only `complex` on the left; a float64
+    on the left, or any other NumPy type, gives NumPy's complex128)."""
+    if op in _COMPARISONS:
+        return False
+    if not (type(left) is complex or isinstance(left, Tracer) and left.aval.weak
+            and python_type(left.aval) is complex):
+        return False
+    if isinstance(right, Tracer):
+        return (right.aval.dtype == np.float64 and not right.aval.weak and right.ndim == 0
+                and right.node.id not in right.builder.maybe_arrays)
+    return type(right) is np.float64
 
 
 def _install_unary(name):
