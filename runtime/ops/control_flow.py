@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..abstract import AbstractValue, join_shapes, join_weak
-from .. import views, weak_joins
+from .. import path_aliases, views, weak_joins
 from ..errors import PathTypeError, TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
@@ -113,7 +113,9 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     results = [t.out_leaves[i] if static[i] else next(it) for i in range(n)]
     views.refuse_stale_reads([explicit_values[k] for k in [*passed, *extra]], [t, f])
     finals = {k: results[j] for k, j in passed.items()} | dict(zip(extra, it))
-    return t.out_tree.unflatten(write_through(explicit_values, finals, results, passed))
+    results = write_through(explicit_values, finals, results, passed)
+    path_aliases.link_branch_results(pred, results, [t, f], explicit_values, builder)
+    return t.out_tree.unflatten(results)
 
 
 def _fill_placeholders(t, f):

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..abstract import AbstractValue, join_shapes, join_weak, python_type
-from .. import views, weak_joins
+from .. import path_aliases, views, weak_joins
+from .call import call_p
 from ..errors import PathTypeError, TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
@@ -132,7 +133,12 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
         return _writing_first(cond_fn, body_fn, state, entry_names, [slots[k] for k in extra])
     views.refuse_stale_reads([inputs[k] for k in [*passed, *extra]], [cond, body])
     finals = {k: results[j] for k, j in passed.items()}
-    return tree.unflatten(write_through(inputs, finals, results, passed))
+    results = write_through(inputs, finals, results, passed)
+    cond_consts = [outer for outer, _ in cond.builder.captures]
+    path_aliases.link_loop_results(   # a result that is, after no trip, an array from before
+        results, leaves, body, carried,
+        lambda: builder.add_eqn(call_p, init + cond_consts, {"graph": cond_graph})[0], builder)
+    return tree.unflatten(results)
 
 
 def _writing_first(cond_fn, body_fn, state, entry_names, written):

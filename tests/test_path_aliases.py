@@ -1,0 +1,110 @@
+"""An array that, after a staged `if` or loop, is on one path the array from before it (#12).
+
+    w = y[::2]
+    if x[0] < 0:
+        y = np.copy(y) + 1     # a new array on this path; the old one on the other
+    w *= 2.0                   # eagerly y sees this write on the other path only
+
+The graph links such a result as a conditional view of the old array
+(`runtime.path_aliases`), so every write in place reaches what NumPy's would;
+where that cannot be followed, the write is a `TracingError`.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograph as ag
+from autograph.testing.compare import differences
+
+
+def view_written_after_if(x):
+    y = np.tanh(x)
+    w = y[::2]
+    if x[0] < 0:
+        y = np.copy(y) + 1
+    w *= 2.0
+    return y
+
+
+def rebound_written_after_if(x):
+    y = np.tanh(x)
+    w = y[::2]
+    if x[0] < 0:
+        y = np.copy(y) + 1
+    y += 1
+    return w, y
+
+
+def alias_written_after_loop(x, n):
+    y = x
+    for j in range(n):
+        x = x + 1.0
+    y *= 2.0
+    return x * 1.0
+
+
+def argument_rebound_in_loop_then_written(x, n):
+    for j in range(n):
+        x = x - x.mean()
+    x /= 2.0                     # after no trip: the caller's array, written
+    return x
+
+
+def view_of_rebound_in_while(x, n):
+    y = x * 1.0
+    w = y[1:]
+    while n > 0:
+        n -= 1
+        y = y * 2
+    y += 1
+    return w
+
+
+CASES = [
+    (view_written_after_if, [(np.array([-1.0, 2.0, 3.0]),), (np.array([1.0, 2.0, 3.0]),)]),
+    (rebound_written_after_if, [(np.array([-1.0, 2.0, 3.0]),), (np.array([1.0, 2.0, 3.0]),)]),
+    (alias_written_after_loop, [(np.array([1.0, 2.0]), np.int64(n)) for n in (0, 2)]),
+    (argument_rebound_in_loop_then_written, [(np.array([1.0, 2.0, 3.0]), np.int64(n))
+                                             for n in (0, 2)]),
+    (view_of_rebound_in_while, [(np.array([1.0, 2.0, 3.0]), np.int64(n)) for n in (0, 2)]),
+]
+
+
+@pytest.mark.parametrize("fn, arg_sets", CASES, ids=[c[0].__name__ for c in CASES])
+def test_writes_reach_the_old_array_on_the_path_that_kept_it(fn, arg_sets):
+    converted = ag.convert(fn)
+    for args in arg_sets:
+        eager_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        graph_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        eager, graph = fn(*eager_args), converted(*graph_args)
+        found = differences(eager, graph) + differences(eager_args, graph_args)
+        assert not found, "\n".join(line for d in found for line in d.lines())
+    assert converted.trace_count == 1
+
+
+def either_array(a, b, c):
+    z = a if c > 0 else b        # a on one path, b on the other
+    z += 1.0
+    return a, b
+
+
+def passed_on_in_some_trips(x, n):
+    y = x * 1.0
+    z = y
+    for i in range(n):
+        if i > 1:
+            z = z + 1.0
+    y += 1.0
+    return z
+
+
+@pytest.mark.parametrize("fn, args, names", [
+    (either_array, (np.zeros(2), np.ones(2), np.int64(1)), ("z", "a")),
+    (passed_on_in_some_trips, (np.zeros(2), np.int64(3)), ("z", "y")),
+])
+def test_an_alias_the_graph_cannot_follow_is_refused_at_the_write(fn, args, names):
+    with pytest.raises(ag.TracingError, match=f"test_path_aliases.py:.*'{names[0]}' shares "
+                                              f"memory with '{names[1]}' in a way the graph "
+                                              f"cannot follow"):
+        ag.convert(fn)(*args)
