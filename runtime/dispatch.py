@@ -15,6 +15,8 @@ from .source import location_note, user_source
 ufunc_handlers: dict = {}
 array_function_handlers: dict = {}
 out_writer = None  # (x, result, name, ufunc, other) -> x written; set by tracer_value.py
+concrete_out = None  # (ufunc, out, result, inputs) -> what `out op= traced` rebinds out to,
+#                      or None; set by autograph (a NumPy array cannot hold a traced value)
 is_traced = None   # set by tracer_value.py: isinstance(x, Tracer)
 
 
@@ -50,6 +52,10 @@ def _write_out(ufunc, out, result, inputs):
     results = result if isinstance(result, tuple) else (result,)
     if any(getattr(getattr(o, "flags", None), "writeable", True) is False for o in outs):
         raise ValueError("output array is read-only")  # as NumPy says (see autograph's in_place)
+    if len(outs) == 1 == len(results) and not is_traced(outs[0]) and concrete_out is not None:
+        rebound = concrete_out(ufunc, outs[0], results[0], inputs)
+        if rebound is not None:
+            return rebound
     if len(outs) != len(results) or any(o is not None and not is_traced(o) for o in outs):
         raise unsupported(f"numpy.{ufunc.__name__}(..., out=...) with an out that is "
                           f"not a traced array")

@@ -635,10 +635,13 @@ def f(n, k, x, p):
 """, program_dir)
 
 
-@pytest.mark.xfail(strict=True, reason="#12: `t += v` or `np.add(t, v, out=t)` on a local "
-                                       "NumPy array with a traced `v`, in straight-line code, is "
-                                       "refused with a TracingError (writes)")
-@pytest.mark.parametrize("update", ["t += x", "np.add(t, x, out=t)"])
+@pytest.mark.parametrize("update", [
+    "t += x", "t *= x; t -= k", "t //= 0.5",
+    pytest.param("np.add(t, x, out=t)", marks=pytest.mark.xfail(
+        strict=True, reason="#12: `np.add(t, v, out=t)` as a call on a local NumPy array "
+                            "with a traced `v`, in straight-line code, does not rebind `t`: "
+                            "refused with a TracingError")),
+])
 def test_in_place_update_of_local_array_by_traced_value(program_dir, update):
     check_source(f"""
 def f(n, k, x, p):
@@ -678,9 +681,7 @@ def f(n, k, x, p):
     pytest.param("if k > 0:\n        L.append(x.max())", marks=pytest.mark.xfail(
         strict=True, reason="#12: a list appended under a staged `if` outside a loop: the "
                             "branches' list structures differ (TracingError)")),
-    pytest.param("s = s + 1.0", marks=pytest.mark.xfail(
-        strict=True, reason="np.sum of a Python list of traced values is refused "
-                            "(#13: np.array of traced values)")),
+    "s = s + 1.0",     # np.sum of a Python list of traced values
 ])
 def test_list_appended_in_staged_block_read_by_np_sum(program_dir, block):
     check_source(f"""

@@ -1,4 +1,5 @@
 """The functions converted code calls (as `ag__.*`): Python on concrete values, staged on traced ones."""
+from . import local_arrays  # noqa: F401 - `t op= traced` on a local NumPy array
 from .calls import converted_call
 from .conditionals import if_exp, if_stmt
 from .effects import assert_, print_

@@ -40,9 +40,12 @@ def mark() -> int:
     return len(_written.names)
 
 
-def alias_error(label: str, other: str) -> TracingError:
+def alias_error(label: str, other: str, how: str = "") -> TracingError:
+    """`label` written in place (`how`: the statement, `label[...] = ...` by default)
+    while `other` shares its memory."""
+    how = how or f"{label}[...] = ..."
     return TracingError(
-        f"{label!r} is written (`{label}[...] = ...`){location_note(user_source())} and "
+        f"{label!r} is written (`{how}`){location_note(user_source())} and "
         f"{other!r} shares its memory: NumPy would change both, which a graph cannot "
         f"follow; copy one of them (`{other} = {other}.copy()`) first")
 

@@ -20,10 +20,11 @@ import types
 
 import numpy as np
 
-from runtime import current_builder
+from runtime import TracingError, current_builder
 from runtime.ops.errstate import errstate
 from runtime.source import is_library_file
 
+from .array_likes import construct, with_arrays
 from .effects import print_
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 from .exceptions import refuse_graph_failures
@@ -128,4 +129,17 @@ def converted_call(f, args, kwargs):
     call = getattr(type(f), "__call__", None)
     if is_user_function(call) and not is_do_not_convert(f):
         return _Hooks.convert(call)(f, *args, **kwargs)
-    return f(*args, **kwargs)
+    built = construct(f, args, kwargs)   # `np.array([s, t])`, s and t traced
+    if built is not NotImplemented:
+        return built
+    try:
+        return f(*args, **kwargs)
+    except TracingError:  # `np.sum(L)`, L a list of traced values: NumPy wanted an array
+        arrays = with_arrays(args, kwargs) if _is_numpy(f) else None
+        if arrays is None:
+            raise
+        return f(*arrays[0], **arrays[1])
+
+
+def _is_numpy(f) -> bool:
+    return isinstance(f, np.ufunc) or (getattr(f, "__module__", None) or "").startswith("numpy")

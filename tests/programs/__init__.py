@@ -28,13 +28,9 @@ WRITES = ("#12: item write into a local array (`out[k] = v`, `a[i] -= v`) with a
           "or inside a staged block (writes)")
 SLICE_WRITE = ("#12: a slice in an item write's subscript (`a[i, k:] -= v`) generates invalid "
                "code (writes)")
-STAGED_LIST = ("#12: np.array(L) of a list appended in a loop over a traced array's rows is "
-               "refused (the list is not carried as a staged list)")
 LOOKUP = ("a NumPy array made in the function read at a traced index (`counts[idx] += 1` reads "
           "`counts[idx]` first) is refused (#13: a constant array indexed by a traced index)")
 EMPTY_LIKE = "np.empty_like of a traced value is refused (#13: array building)"
-ARRAY_OF_TRACED = ("np.array([...]) of traced scalars is refused with a TracingError "
-                   "(not in #12's plan)")
 
 
 def modules():

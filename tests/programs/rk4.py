@@ -1,7 +1,7 @@
 """Classic fourth-order Runge-Kutta for a damped oscillator, the trajectory preallocated."""
 import numpy as np
 
-from . import ARRAY_OF_TRACED, EMPTY_LIKE
+from . import EMPTY_LIKE
 
 
 def rk4(y0, damping, h, n_steps):
@@ -50,5 +50,4 @@ CASES = [
 GRAD = {"rk4": (0, 1), "rk4_final": (0, 1)}
 XFAIL = {
     "rk4": {"graph": EMPTY_LIKE, "grad": EMPTY_LIKE},
-    "rk4_final": {"graph": ARRAY_OF_TRACED, "grad": ARRAY_OF_TRACED},
 }

@@ -1,0 +1,72 @@
+"""Python lists of traced values where NumPy wants an array.
+
+    L = [s]                 # s traced
+    L.append(x[0])
+    total = np.sum(L)       # NumPy makes an array of the list first
+
+NumPy's dispatch (`__array_function__`) looks at a list argument, not at the
+values in it, so `np.sum(L)` would turn the list into an array with
+`np.asarray`, which a traced value cannot do. `converted_call` then calls the
+function again with each such list (nested lists too) built into a traced array
+as `np.array` builds it: the values stacked, Python numbers as NumPy's array
+creation types them (`1` as int64, not weakly).
+
+`np.array`, `np.asarray`, `np.asanyarray` and `np.ascontiguousarray`, which NumPy
+does not dispatch at all, build such a list the same way, and take a traced
+array as it is (`np.array` copies it, so that a write to one leaves the other).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import Tracer
+from runtime.abstract import AbstractValue
+from runtime.ops.python_numbers import convert_weak
+
+
+def holds_traced(value) -> bool:
+    """True for a list or tuple with a traced value in it (at any depth)."""
+    return type(value) in (list, tuple) and any(
+        isinstance(x, Tracer) or holds_traced(x) for x in value)
+
+
+def as_array(sequence):
+    """The list or tuple `sequence` of traced values, numbers and arrays as one traced
+    array, as `np.array(sequence)` would build it."""
+    items = [as_array(x) if type(x) in (list, tuple) else x for x in sequence]
+    return np.stack([_strong(x) if isinstance(x, Tracer) else np.asarray(x) for x in items])
+
+
+def _strong(x):
+    """A traced Python number as the NumPy scalar array creation makes of it."""
+    return convert_weak(x, AbstractValue((), x.aval.dtype)) if x.aval.weak else x
+
+
+def with_arrays(args: tuple, kwargs: dict):
+    """`args` and `kwargs` with each list or tuple holding traced values as an array;
+    None where there is none."""
+    if not any(map(holds_traced, (*args, *kwargs.values()))):
+        return None
+    convert = lambda v: as_array(v) if holds_traced(v) else v  # noqa: E731
+    return tuple(map(convert, args)), {k: convert(v) for k, v in kwargs.items()}
+
+
+_CONSTRUCTORS = {np.array: True, np.asarray: False, np.asanyarray: False,
+                 np.ascontiguousarray: False}   # -> whether it copies a traced array
+
+
+def construct(f, args: tuple, kwargs: dict):
+    """`np.array(value, dtype)` and its kin on a traced array or a list holding traced
+    values; NotImplemented for any other call (other arguments: NumPy's own)."""
+    copies = next((c for k, c in _CONSTRUCTORS.items() if k is f), None)
+    if copies is None or not args or len(args) > 2 or set(kwargs) - {"dtype"}:
+        return NotImplemented
+    value, dtype = args[0], kwargs.get("dtype", args[1] if len(args) > 1 else None)
+    if holds_traced(value):
+        value = as_array(value)
+    elif isinstance(value, Tracer):
+        value = _strong(value)
+        value = np.copy(value) if copies and value is args[0] else value
+    else:
+        return NotImplemented
+    return value if dtype is None or np.dtype(dtype) == value.dtype else value.astype(dtype)

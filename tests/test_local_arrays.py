@@ -1,0 +1,113 @@
+"""NumPy arrays made in the function, meeting traced values (#12).
+
+`t op= v` on a local NumPy array with a traced `v` rebinds `t` to the traced
+result (`autograph/operators/local_arrays.py`); a list holding traced values
+where NumPy wants an array (`np.sum(L)`, `np.array([s, t])`) is built into a
+traced array (`autograph/operators/array_likes.py`). Eager NumPy is the oracle.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograph as ag
+from autograph.testing.compare import differences
+
+
+def assert_as_eager(fn, *args):
+    converted = ag.convert(fn)
+    eager, graph = fn(*args), converted(*args)
+    found = differences(eager, graph)
+    assert not found, "\n".join(line for d in found for line in d.lines())
+
+
+def accumulated(x, n):
+    t = np.zeros(3)
+    t -= x
+    t *= 2
+    t += x.sum()
+    for i in range(n):       # staged: t is carried
+        t += x
+    t /= 4
+    return t
+
+
+def int_buffer(x):
+    counts = np.zeros(3, np.int64)
+    counts += np.argmax(x)     # int into int: as NumPy
+    counts //= 2
+    return counts
+
+
+def broadcast_into(x):
+    t = np.zeros((2, 3))
+    t += x                     # (3,) into (2, 3)
+    return t
+
+
+@pytest.mark.parametrize("fn, args", [
+    (accumulated, (np.array([1.0, -2.0, 0.5]), np.int64(2))),
+    (accumulated, (np.array([1.0, -2.0, 0.5]), np.int64(0))),
+    (int_buffer, (np.array([1.0, 5.0, 0.5]),)),
+    (broadcast_into, (np.array([1.0, 5.0, 0.5]),)),
+])
+def test_an_augmented_assignment_of_a_traced_value_rebinds_the_local_array(fn, args):
+    assert_as_eager(fn, *args)
+
+
+def float_into_int(x):
+    t = np.zeros(3, np.int64)
+    t += x
+    return t
+
+
+def aliased(x):
+    t = np.zeros(3)
+    u = t
+    t += x
+    return u
+
+
+def viewed(x):
+    t = np.zeros(3)
+    w = t[1:]
+    t *= x
+    return w
+
+
+def test_numpys_casting_error_and_other_names_sharing_the_array_are_reported():
+    x = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output from dtype\\('float64'\\) "
+                                        "to dtype\\('int64'\\)"):   # NumPy's UFuncTypeError
+        ag.convert(float_into_int)(x)
+    for fn, other, op in ((aliased, "u", "+="), (viewed, "w", "*=")):
+        with pytest.raises(ag.TracingError, match=rf"'t' is written \(`t \{op} \.\.\.`\) "
+                                                  rf"\(at .*test_local_arrays.py.*'{other}' "
+                                                  rf"shares its memory"):
+            ag.convert(fn)(x)
+
+
+def list_reductions(x, k):
+    s = x.sum()
+    L = [s]
+    L.append(x[0])
+    L.append(3)                     # a Python int among them: int64, as np.array makes it
+    return np.sum(L), np.mean(L), np.max([s, k]), np.array([[s, 1.0], [x[1], 2.0]])
+
+
+def constructors(x, k):
+    y = np.array(x)                 # a copy: writing it leaves x
+    y += 1.0
+    z = np.asarray(x, np.float32)
+    return x, y, z, np.array([k, 2]), np.asarray([x[0], k])
+
+
+@pytest.mark.parametrize("fn", [list_reductions, constructors])
+def test_lists_of_traced_values_become_arrays_as_numpy_makes_them(fn):
+    converted = ag.convert(fn)
+    for args in [(np.array([1.0, 2.0, 3.0]), np.int64(4)), (np.array([-1.0, 0.0, 3.5]),
+                                                            np.int64(-2))]:
+        eager, graph = fn(*[a.copy() for a in args]), converted(*[a.copy() for a in args])
+        found = differences(eager, graph)
+        assert not found, "\n".join(line for d in found for line in d.lines())
+    assert converted.trace_count == 1
