@@ -79,10 +79,15 @@ def _python_number(atom) -> bool:
 def check(builder, prim, rule, atoms, params, primary) -> None:
     """Raises `PathTypeError` where `prim` on the joined atoms gives another dtype on
     their Python path than `primary` (the output types, or the error it raised)."""
+    failed = isinstance(primary, BaseException)
     for subset, alt in _python_paths(builder, atoms):
-        failed = isinstance(primary, BaseException)
-        if all(_python_number(a) for a in alt) and not failed:
+        python_only = all(_python_number(a) for a in alt)
+        if python_only and not failed:
             continue  # Python numbers only: the operator decides (`mark_python_result`)
+        if python_only:  # Python's operator there (`q % 10**21` with no int64 to overflow)
+            raise _differs(atoms[subset[0]], builder, prim,
+                           f"fails on the NumPy value ({primary}), and Python's operator "
+                           f"on Python numbers may not")
         try:
             avals = rule(*alt, **params)
         except Exception:  # noqa: BLE001 - fails on that path too: no difference

@@ -80,8 +80,8 @@ def int8_plus_large(x8):
     (derived_then_scaled, (np.float32([1, 2]), np.float64([3.0])), "'r' (computed from 'q')",
      "multiply gives float32"),
     (int8_plus_large, (np.int8([1, 2]),), "'q'",
-     "add fails on the NumPy value (Python integer 200 out of bounds for int8) but not on "
-     "the Python number"),
+     "add fails on the NumPy value (Python integer 200 out of bounds for int8), and "
+     "Python's operator on Python numbers may not"),
 ])
 def test_a_use_whose_type_depends_on_the_path_is_refused_at_the_users_line(fn, args, names, what):
     with pytest.raises(ag.TracingError) as caught:
