@@ -22,81 +22,170 @@ silently different answer.
 """
 from __future__ import annotations
 
+import contextlib
+import weakref
+
 import numpy as np
 
 from . import views
+from .tracer import current_builder
 from .tracer_value import Tracer
 
 
-def link_branch_results(pred, results: list, traces: list, outer: list, builder) -> None:
-    """Links each of `results` (the cond's, per leaf) that one branch of `traces` (true,
-    false) returns as an array from before the cond: `outer[k]` for its input k, or a
-    value of `builder` it read."""
-    for i, result in enumerate(results):
-        if not isinstance(result, Tracer) or result.builder is not builder \
-                or result.view is not None:
-            continue
-        sources = [_passed_on(traced, traced.out_leaves[i], outer, builder) for traced in traces]
-        if sources[0] is sources[1]:
-            continue  # the same array on both paths (written through), or new on both
-        found = [(branch, x) for branch, x in enumerate(sources) if x is not None]
-        branch, base = found[0]
-        if len(found) > 1 or base.aval != result.aval or not isinstance(pred, Tracer):
-            views.link(result, base, None)
-        else:
-            views.link(result, base, _conditional(
-                _branch_taken(Tracer(builder, pred.node), branch), result))
-        builder.shares_memory.update((result.node.id, base.node.id))
+class BranchAliases:
+    """The results of one staged `if` that may be an array from before it, planned while
+    its branches are still open (each gets a bool output per such result: whether it
+    passes the array on, `flags[branch]`), linked once the cond is staged (`link`)."""
+
+    def __init__(self, traces: list, outer: list, builder, positions: list):
+        self.builder, self.plan = builder, []   # (leaf position, base or None: unfollowed)
+        self.flags = [[], []]
+        for i in positions:  # arrays only: a 0-d value is a NumPy scalar, immutable
+            if not any(isinstance(t.out_leaves[i], Tracer) and t.out_leaves[i].ndim
+                       for t in traces):
+                continue
+            sources = [_passed_on(t, t.out_leaves[i], outer, builder) for t in traces]
+            if _same(*sources):
+                continue  # the same array on both paths (written through), or new on both
+            bases = {id(x[0]): x[0] for x in sources if x is not None}
+            if len(bases) > 1 or any(x is not None and x[1] is None for x in sources):
+                self.plan.append((i, next(iter(bases.values())), None))
+                continue
+            base = next(iter(bases.values()))
+            self.plan.append((i, base, len(self.flags[0])))
+            for branch, (traced, x) in enumerate(zip(traces, sources)):
+                self.flags[branch].append(np.False_ if x is None else x[1])
+
+    def link(self, results: list, flag_outputs: list) -> None:
+        """Links `results[i]` of each planned leaf to its base: a conditional view where
+        the cond's flag output says it is the base, an unfollowed one otherwise."""
+        for i, base, flag in self.plan:
+            result = results[i]
+            if not isinstance(result, Tracer) or result.builder is not self.builder \
+                    or result.view is not None or result is base:
+                continue
+            if flag is None or base.aval != result.aval:
+                link(result, base)
+            else:
+                link_where(result, base, Tracer(self.builder, flag_outputs[flag].node))
+
+
+# id(a conditional view) -> (a weak reference to it, the bool Tracer saying where it is its
+# base); an entry whose view died (its id reused) is ignored
+_flags: dict = {}
+
+
+def _flag_of(view):
+    entry = _flags.get(id(view))
+    if entry is None or entry[0]() is not view:
+        return None
+    return entry[1]
+
+
+def _same(a, b) -> bool:
+    """Both branches return new arrays, or both the same array from before the cond."""
+    return a is b or (a is not None and b is not None and a[0] is b[0]
+                      and a[1] is np.True_ and b[1] is np.True_)
 
 
 def _passed_on(traced, leaf, outer, builder):
-    """The array from before the cond that a branch returns as itself, or None."""
+    """`(array, flag)`: the array from before the cond that a branch returns as itself
+    (flag np.True_), or where a bool Tracer of the branch says (a conditional view made
+    by a cond in the branch); flag None where it shares the array's memory otherwise
+    (a view of it); None where the branch returns a new array."""
     if not isinstance(leaf, Tracer):
         return None
-    if leaf.builder is builder:      # a value the branch read from the enclosing code
-        return leaf
-    for k, inner in enumerate(traced.inputs):
-        if leaf is inner:
-            return outer[k]
-    return None
+    root = views.root_of(leaf)
+    if root.builder is builder:      # a value the branch read from the enclosing code
+        base = root
+    else:
+        base = next((outer[k] for k, inner in enumerate(traced.inputs) if root is inner), None)
+        if base is None:
+            return None
+    return base, _flag_in_branch(leaf, root, traced.builder)
 
 
-def link_loop_results(results: list, initial: list, body, carried: list, first_test,
-                      builder) -> None:
-    """Links each of `results` (a staged loop's, per leaf of its state) that is, where the
-    loop runs no trip, the array `initial[i]` from before it: a conditional view on the
-    path where `first_test()` (the loop's test on its initial state) is False. A body
-    that passes the array on in some trip, or returns an array from outside, makes a
-    view that cannot be followed."""
+def _flag_in_branch(leaf, root, builder):
+    """np.True_ where `leaf` is `root`; the conjunction of the flags of the conditional
+    views between them (built in `builder`); None where one of them is another kind of
+    view."""
+    flags = _flags_between(leaf, root)
+    if flags is None or not flags:
+        return None if flags is None else np.True_
+    with builder if current_builder() is not builder else contextlib.nullcontext():
+        flag = flags[0]
+        for other in flags[1:]:
+            flag = np.logical_and(flag, other)
+    return flag
+
+
+def _flags_between(leaf, root):
+    """The flags of the conditional views from `leaf` down to `root`, or None."""
+    flags = []
+    while leaf is not root:
+        flag = _flag_of(leaf)
+        if flag is None or leaf.view.derive is None:
+            return None
+        flags.append(flag)
+        leaf = leaf.view.base
+    return flags
+
+
+def loop_aliases(results: list, initial: list, body, carried: list, builder) -> tuple:
+    """The carried leaves `i` whose loop result may be the array `initial[i]` from before
+    the loop, by kind: `fresh` (the body binds a new array on every trip: the result is
+    the old array where the loop runs no trip), `conditional` (the body passes the array
+    on in some trips, where a bool Tracer of the body says: `flag_passing`), and
+    `unfollowed` (a view of it, or an array from outside the loop)."""
+    fresh, conditional, unfollowed = [], [], []
     for slot, i in enumerate(carried):
         result, base, out = results[i], initial[i], body.out_leaves[i]
-        if not isinstance(result, Tracer) or result is base or result.view is not None:
+        if not isinstance(result, Tracer) or result is base or result.view is not None \
+                or not isinstance(base, Tracer) or base.builder is not builder \
+                or not result.ndim:  # a 0-d value is a NumPy scalar, immutable
             continue
-        if not isinstance(base, Tracer) or base.builder is not builder:
-            continue
-        outside = isinstance(out, Tracer) and out.builder is not body.builder
-        passed_on = isinstance(out, Tracer) and views.root_of(out) is body.inputs[slot]
-        if outside or passed_on or base.aval != result.aval:
-            views.link(result, base, None)
+        if not isinstance(out, Tracer) or base.aval != result.aval:
+            fresh.append(i) if base.aval == result.aval else unfollowed.append(i)
+        elif out.builder is not body.builder:
+            unfollowed.append(i)
+        elif views.root_of(out) is not body.inputs[slot]:
+            fresh.append(i)
+        elif _flags_between(out, body.inputs[slot]) is None:
+            unfollowed.append(i)
         else:
-            views.link(result, base, _conditional(lambda: np.logical_not(first_test()),
-                                                  result))
-        builder.shares_memory.update((result.node.id, base.node.id))
+            conditional.append(i)
+    return fresh, conditional, unfollowed
 
 
-def _branch_taken(pred, branch: int):
-    """A thunk giving, as a bool Tracer, whether the cond on `pred` takes `branch` (0: true)."""
-    def taken():
-        flag = pred.reshape(()) if pred.ndim else pred
-        flag = flag if flag.dtype == bool else flag != 0
-        return flag if branch == 0 else np.logical_not(flag)
-    return taken
+def flag_passing(out, input_):
+    """Inside a loop body: whether its result `out` is its input `input_` (a bool, or a
+    bool Tracer where a staged `if` in the body decides)."""
+    if not isinstance(out, Tracer) or views.root_of(out) is not input_:
+        return np.False_
+    flag = _flag_in_branch(out, input_, out.builder)
+    return np.False_ if flag is None else flag
+
+
+def link_where(result, base, flag) -> None:
+    """Links `result` as the conditional view that is `base` where the bool Tracer `flag` is."""
+    link(result, base, lambda: flag)
+    _flags[id(result)] = (weakref.ref(result), flag)
+
+
+def link(result, base, taken=None) -> None:
+    """Links `result` as a view of `base`: conditional (it is `base` where the bool Tracer
+    `taken()` is true), or, without `taken`, one that cannot be followed."""
+    if taken is None:
+        views.link(result, base, None)
+    else:
+        views.link(result, base, _conditional(taken, result))
+    result.builder.shares_memory.update((result.node.id, base.node.id))
 
 
 def _conditional(taken, result):
     """The view rule of `result`, which is its base on the path where `taken()`."""
-    def derive(base):
-        return np.where(taken(), base, result)
+    def derive(base):   # result's own value as a plain value (not read as a view again)
+        return np.where(taken(), base, Tracer(result.builder, result.node))
 
     def scatter(base, value):
         return np.where(taken(), value, base)

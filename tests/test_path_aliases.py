@@ -61,6 +61,28 @@ def view_of_rebound_in_while(x, n):
     return w
 
 
+def passed_on_in_some_trips(x, n):
+    y = x * 1.0
+    z = y
+    for i in range(n):
+        if i > 1:
+            z = z + 1.0
+    y += 1.0
+    return z
+
+
+def kept_in_some_branches(x, n):
+    y = x * 1.0
+    w = y[1:]
+    for i in range(n):
+        if x[i % 3] > 0:
+            y = y * 2
+        elif x[i % 3] < -1:
+            y = y + 1
+    y += 1                        # the array w views, where every trip kept it
+    return w, y
+
+
 CASES = [
     (view_written_after_if, [(np.array([-1.0, 2.0, 3.0]),), (np.array([1.0, 2.0, 3.0]),)]),
     (rebound_written_after_if, [(np.array([-1.0, 2.0, 3.0]),), (np.array([1.0, 2.0, 3.0]),)]),
@@ -68,6 +90,8 @@ CASES = [
     (argument_rebound_in_loop_then_written, [(np.array([1.0, 2.0, 3.0]), np.int64(n))
                                              for n in (0, 2)]),
     (view_of_rebound_in_while, [(np.array([1.0, 2.0, 3.0]), np.int64(n)) for n in (0, 2)]),
+    (passed_on_in_some_trips, [(np.zeros(2), np.int64(n)) for n in (0, 2, 3)]),
+    (kept_in_some_branches, [(np.array([1.0, -2.0, 3.0]), np.int64(n)) for n in (0, 1, 2)]),
 ]
 
 
@@ -89,19 +113,15 @@ def either_array(a, b, c):
     return a, b
 
 
-def passed_on_in_some_trips(x, n):
-    y = x * 1.0
-    z = y
-    for i in range(n):
-        if i > 1:
-            z = z + 1.0
-    y += 1.0
-    return z
+def views_in_both_branches(x, c):
+    w = x[1:] if c > 0 else x[:2]    # a view of x on each path, not the same one
+    w += 1.0
+    return x
 
 
 @pytest.mark.parametrize("fn, args, names", [
     (either_array, (np.zeros(2), np.ones(2), np.int64(1)), ("z", "a")),
-    (passed_on_in_some_trips, (np.zeros(2), np.int64(3)), ("z", "y")),
+    (views_in_both_branches, (np.zeros(3), np.int64(1)), ("w", "x")),
 ])
 def test_an_alias_the_graph_cannot_follow_is_refused_at_the_write(fn, args, names):
     with pytest.raises(ag.TracingError, match=f"test_path_aliases.py:.*'{names[0]}' shares "

@@ -93,13 +93,15 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     static = [same_static(a, b) for a, b in zip(t.out_leaves, f.out_leaves)]
     keep = [i for i in range(n) if not static[i]]
     passed, extra = in_place_outputs(live)    # inputs written in place: written through
-    true, false = (s.finish(keep, [s.inputs[k] for k in extra]) for s in (t, f))
+    explicit_values = [x for x in flatten(operands)[0] if isinstance(x, Tracer)]
+    aliases = path_aliases.BranchAliases([t, f], explicit_values, builder, keep)
+    true, false = (s.finish(keep, [s.inputs[k] for k in extra] + aliases.flags[b])
+                   for b, s in enumerate((t, f)))
     joined = _unify_dtypes(true, false,
                            [names[i] if names and i < len(names) else None for i in keep])
     captured = union_captures(t.builder.captures, f.builder.captures)
     add_inputs(true, t.builder.captures, captured)
     add_inputs(false, f.builder.captures, captured)
-    explicit_values = [x for x in flatten(operands)[0] if isinstance(x, Tracer)]
     explicit = [builder.atom(x) for x in explicit_values]
     outs = builder.add_eqn(cond_p, [builder.atom(pred), *explicit, *captured],
                            {"true": true, "false": false})
@@ -114,7 +116,7 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     views.refuse_stale_reads([explicit_values[k] for k in [*passed, *extra]], [t, f])
     finals = {k: results[j] for k, j in passed.items()} | dict(zip(extra, it))
     results = write_through(explicit_values, finals, results, passed)
-    path_aliases.link_branch_results(pred, results, [t, f], explicit_values, builder)
+    aliases.link(results, list(it))    # a result that is, on one path, an array from before
     return t.out_tree.unflatten(results)
 
 

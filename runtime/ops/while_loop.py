@@ -58,7 +58,7 @@ def _aval_of(x):
     return AbstractValue(array.shape, array.dtype)
 
 
-def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
+def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=None):
     leaves, tree = flatten(state)
     names = leaf_names(state, entry_names)
     labels = names or leaf_paths(tree, "state")
@@ -110,6 +110,7 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
     builder = current_builder()
     init = [builder.atom(_start(leaves[i], avals[i], labels[i])) for i in carried]
     captures = [outer for outer, _ in cond.builder.captures + body.builder.captures]
+    mark = len(builder.eqns)
     outs = builder.add_eqn(while_p, init + captures,
                            while_params(cond_graph, body_graph, len(init),
                                         len(cond.builder.captures)))
@@ -130,18 +131,56 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
                 f"would write a different array in each iteration, which a graph cannot "
                 f"follow; assign new values (`x = x + ...`) instead")
     if extra and first_writes:
-        return _writing_first(cond_fn, body_fn, state, entry_names, [slots[k] for k in extra])
+        return _writing_first(cond_fn, body_fn, state, entry_names, [slots[k] for k in extra],
+                              tracking)
     views.refuse_stale_reads([inputs[k] for k in [*passed, *extra]], [cond, body])
     finals = {k: results[j] for k, j in passed.items()}
     results = write_through(inputs, finals, results, passed)
+    fresh, conditional, unfollowed = path_aliases.loop_aliases(results, leaves, body, carried,
+                                                               builder)
+    if conditional and tracking is None:
+        del builder.eqns[mark:]   # staged again, with a flag per such leaf
+        return _tracking_aliases(cond_fn, body_fn, state, entry_names, conditional)
     cond_consts = [outer for outer, _ in cond.builder.captures]
-    path_aliases.link_loop_results(   # a result that is, after no trip, an array from before
-        results, leaves, body, carried,
-        lambda: builder.add_eqn(call_p, init + cond_consts, {"graph": cond_graph})[0], builder)
+    for i in fresh:   # the array from before the loop where it runs no trip
+        path_aliases.link(results[i], leaves[i], lambda: np.logical_not(builder.add_eqn(
+            call_p, init + cond_consts, {"graph": cond_graph})[0]))
+    for i in unfollowed + [i for i in conditional if i not in (tracking or ())]:
+        path_aliases.link(results[i], leaves[i])
     return tree.unflatten(results)
 
 
-def _writing_first(cond_fn, body_fn, state, entry_names, written):
+def _tracking_aliases(cond_fn, body_fn, state, entry_names, tracked):
+    """A loop whose body passes an array of its state on in some trips only:
+
+        for i in range(n):       # n traced
+            if x[i] > 0:         # traced
+                y = y * 2        # a new array...
+            y += 1               # ...or, where the if did not run, the array from before
+
+    Staged again with, as extra state, whether each such leaf is still the array from
+    before the loop; after it, its result is that array where so
+    (`runtime.path_aliases`).
+    """
+    leaves = flatten(state)[0]
+
+    def body(full):
+        inner, flags = full
+        inputs = flatten(inner)[0]
+        out = body_fn(inner)
+        outs = flatten(out)[0]
+        return out, tuple(np.logical_and(flag, path_aliases.flag_passing(outs[i], inputs[i]))
+                          for flag, i in zip(flags, tracked))
+
+    out, flags = _staged(lambda full: cond_fn(full[0]), body,
+                         (state, tuple(np.True_ for _ in tracked)), None, tracking=tracked)
+    results = flatten(out)[0]
+    for i, flag in zip(tracked, flags):
+        path_aliases.link_where(results[i], leaves[i], flag)
+    return out
+
+
+def _writing_first(cond_fn, body_fn, state, entry_names, written, tracking=None):
     """A loop whose body writes state leaves `written` in place, then rebinds them.
 
         for i in range(n):       # n traced
@@ -163,7 +202,7 @@ def _writing_first(cond_fn, body_fn, state, entry_names, written):
 
     out, held, _ = _staged(lambda full: cond_fn(full[0]), body,
                            (state, tuple(leaves[i] for i in written), np.True_),
-                           None, first_writes=False)
+                           None, first_writes=False, tracking=tracking)
     write_through([leaves[i] for i in written], dict(enumerate(held)), [], {})
     return out
 
