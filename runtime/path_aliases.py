@@ -133,28 +133,45 @@ def _flags_between(leaf, root):
 
 def loop_aliases(results: list, initial: list, body, carried: list, builder) -> tuple:
     """The carried leaves `i` whose loop result may be the array `initial[i]` from before
-    the loop, by kind: `fresh` (the body binds a new array on every trip: the result is
-    the old array where the loop runs no trip), `conditional` (the body passes the array
-    on in some trips, where a bool Tracer of the body says: `flag_passing`), and
-    `unfollowed` (a view of it, or an array from outside the loop)."""
-    fresh, conditional, unfollowed = [], [], []
+    the loop, by kind: `always` (the body passes it on as it is), `fresh` (the body
+    binds a new array on every trip: the result is the old array where the loop runs
+    no trip) and `unfollowed` (a view of it, or an array from outside the loop). Those
+    the body keeps on some trips only (`kept_in_some_trips`) are none of them."""
+    always, fresh, unfollowed = [], [], []
+    kept = set(kept_in_some_trips(initial, body, carried, builder))
     for slot, i in enumerate(carried):
         result, base, out = results[i], initial[i], body.out_leaves[i]
-        if not isinstance(result, Tracer) or result is base or result.view is not None \
-                or not isinstance(base, Tracer) or base.builder is not builder \
-                or not result.ndim:  # a 0-d value is a NumPy scalar, immutable
+        if i in kept or not _array_from_before(base, builder) or not isinstance(result, Tracer) \
+                or result is base or result.view is not None:
             continue
-        if not isinstance(out, Tracer) or base.aval != result.aval:
-            fresh.append(i) if base.aval == result.aval else unfollowed.append(i)
-        elif out.builder is not body.builder:
+        if base.aval != result.aval:
             unfollowed.append(i)
-        elif views.root_of(out) is not body.inputs[slot]:
+        elif out is body.inputs[slot]:
+            always.append(i)
+        elif not isinstance(out, Tracer):
             fresh.append(i)
-        elif _flags_between(out, body.inputs[slot]) is None:
+        elif out.builder is not body.builder or views.root_of(out) is body.inputs[slot]:
             unfollowed.append(i)
         else:
-            conditional.append(i)
-    return fresh, conditional, unfollowed
+            fresh.append(i)
+    return always, fresh, unfollowed
+
+
+def kept_in_some_trips(initial: list, body, carried: list, builder) -> list:
+    """The carried leaves whose array from before the loop the body passes on in some
+    trips only, where bool Tracers of the body say (conditional views made by staged
+    `if`s in it): known before the loop is staged."""
+    return [i for slot, i in enumerate(carried)
+            if _array_from_before(initial[i], builder) and isinstance(body.out_leaves[i], Tracer)
+            and body.out_leaves[i].builder is body.builder
+            and body.out_leaves[i] is not body.inputs[slot]
+            and views.root_of(body.out_leaves[i]) is body.inputs[slot]
+            and _flags_between(body.out_leaves[i], body.inputs[slot]) is not None]
+
+
+def _array_from_before(value, builder) -> bool:
+    """An array (not 0-d: a NumPy scalar is immutable) of the graph the loop is staged in."""
+    return isinstance(value, Tracer) and value.builder is builder and value.ndim > 0
 
 
 def flag_passing(out, input_):

@@ -110,7 +110,9 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=No
     builder = current_builder()
     init = [builder.atom(_start(leaves[i], avals[i], labels[i])) for i in carried]
     captures = [outer for outer, _ in cond.builder.captures + body.builder.captures]
-    mark = len(builder.eqns)
+    kept = path_aliases.kept_in_some_trips(leaves, body, carried, builder)
+    if kept and tracking is None:   # staged again, with a flag per such leaf
+        return _tracking_aliases(cond_fn, body_fn, state, entry_names, kept)
     outs = builder.add_eqn(while_p, init + captures,
                            while_params(cond_graph, body_graph, len(init),
                                         len(cond.builder.captures)))
@@ -136,16 +138,15 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=No
     views.refuse_stale_reads([inputs[k] for k in [*passed, *extra]], [cond, body])
     finals = {k: results[j] for k, j in passed.items()}
     results = write_through(inputs, finals, results, passed)
-    fresh, conditional, unfollowed = path_aliases.loop_aliases(results, leaves, body, carried,
-                                                               builder)
-    if conditional and tracking is None:
-        del builder.eqns[mark:]   # staged again, with a flag per such leaf
-        return _tracking_aliases(cond_fn, body_fn, state, entry_names, conditional)
+    always, fresh, unfollowed = path_aliases.loop_aliases(results, leaves, body, carried,
+                                                          builder)
+    for i in always:
+        path_aliases.link(results[i], leaves[i], lambda: np.True_)
     cond_consts = [outer for outer, _ in cond.builder.captures]
     for i in fresh:   # the array from before the loop where it runs no trip
         path_aliases.link(results[i], leaves[i], lambda: np.logical_not(builder.add_eqn(
             call_p, init + cond_consts, {"graph": cond_graph})[0]))
-    for i in unfollowed + [i for i in conditional if i not in (tracking or ())]:
+    for i in unfollowed + [i for i in kept if i not in (tracking or ())]:
         path_aliases.link(results[i], leaves[i])
     return tree.unflatten(results)
 
