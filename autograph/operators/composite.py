@@ -61,7 +61,7 @@ from .containers import (
     write_back,
 )
 from .in_place import read_only
-from .lists import TracedList
+from .lists import TracedList, fits, shape_text, stage_list
 
 
 class _Frames(threading.local):
@@ -98,12 +98,15 @@ def is_threaded(target) -> bool:
 
 class _Retry(AutographError):
     """`block` must be traced again, carrying `containers` too (or keeping `list_name`
-    a list): raised where a trace writes a container the block does not carry yet."""
+    a list, or stacking the list at state index `stack`, which is refused with
+    `refusal` where it cannot be): raised where a trace writes a container the block
+    does not carry yet, or an `if`'s branches leave a list with different lengths."""
 
-    def __init__(self, block, containers=(), list_name=None, lift=False):
+    def __init__(self, block, containers=(), list_name=None, lift=False, stack=None,
+                 refusal=""):
         super().__init__("retrace")
         self.block, self.containers, self.list_name = block, list(containers), list_name
-        self.lift = lift
+        self.lift, self.stack, self.refusal = lift, stack, refusal
 
 
 class Block:
@@ -117,8 +120,9 @@ class Block:
     """
 
     def __init__(self, state: tuple, names: tuple, loop: bool = False, extra=(),
-                 lift: bool = False):
+                 lift: bool = False, stacked=frozenset()):
         self.n, self.loop = len(state), loop
+        self.stacked = stacked           # state indexes of the lists an `if` stacks
         self.names = tuple(names) + tuple(label for label, _ in extra)
         self.extra = [c for _, c in extra]
         self.origins: dict = {}          # path -> the user's container there
@@ -172,6 +176,8 @@ class Block:
                                  lift=True) from error
             if not result_is_state or not isinstance(out, tuple):
                 return out
+            out = tuple(stage_list(v, self.names[i]) if i in self.stacked and type(v) is list
+                        else v for i, v in enumerate(out))  # a branch's new list: stacked
             packed = pack(tuple(out) + tuple(self.extra),
                           lambda path, c: self._record(path, frame.get(id(c))),
                           cycle_leaf=lambda c: _origin_or_self(frame, c))
@@ -236,13 +242,43 @@ class Block:
             return
         for i, (a, b) in enumerate(zip(reference, packed)):
             problem = difference(a, b, self._label((i,)))
+            if not self.loop and i < self.n:
+                problem = self._check_list(i, a, b) or problem
             if problem:
-                where = ("a loop on a traced value changes it" if self.loop else
-                         "it differs between the branches of an `if` on a traced value")
+                raise TracingError(self._refusal(problem))
+
+    def _refusal(self, problem: str) -> str:
+        where = ("a loop on a traced value changes it" if self.loop else
+                 "it differs between the branches of an `if` on a traced value")
+        return (f"{problem}: {where}{location_note(user_source())}, which a graph "
+                f"cannot follow; give the container the same keys, attributes and "
+                f"length on every path (set them before the block)")
+
+    def _check_list(self, i, a, b) -> str:
+        """A list of the state that two branches leave with different lengths (or one
+        filled in a staged loop, the other not) has the `if` traced again with it
+        stacked (`_Retry(stack=i)`); two stacks must hold elements of one shape."""
+        label = self._label((i,))
+        kinds = {type(a), type(b)}
+        if kinds == {list} and len(a) != len(b):
+            problem = f"list {label!r} has length {len(a)} on one path and {len(b)} on another"
+        elif kinds == {list, TracedList}:
+            problem = f"list {label!r} is filled in a staged loop on one path and not on another"
+        elif kinds == {TracedList}:
+            shapes = [v.stack.shape[1:] for v in (a, b) if isinstance(v.stack, Tracer)]
+            if len(shapes) == 2 and not fits(*shapes):
                 raise TracingError(
-                    f"{problem}: {where}{location_note(user_source())}, which a graph "
-                    f"cannot follow; give the container the same keys, attributes and "
-                    f"length on every path (set them before the block)")
+                    f"list {label!r} holds elements of shape {shape_text(shapes[0])} on one "
+                    f"path of an `if` on a traced value and {shape_text(shapes[1])} on "
+                    f"another{location_note(user_source())}: a list whose length depends "
+                    f"on the path is one stacked array, which cannot hold both; append "
+                    f"arrays of one shape")
+            return ""
+        else:
+            return ""
+        if i in self.stacked:
+            return problem
+        raise _Retry(self, stack=i, refusal=self._refusal(problem))
 
     def changed_outside(self) -> list:
         """The local containers the block does not carry that its traces changed."""
@@ -344,20 +380,26 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
     mark = len(builder.eqns)
     extra: dict = {}      # id -> (label, container) carried besides the state
     lists: set = set()    # names of lists whose items a loop writes
+    stacked: set = set()  # indexes of lists an `if` stacks (their length depends on the path)
     lift = False          # the concrete arrays inside its containers are traced
     for _ in range(_MAX_RETRACES):
-        block = Block(state, names, loop, list(extra.values()), lift)
+        block = Block(state, names, loop, list(extra.values()), lift, frozenset(stacked))
         packed = block.packed
         if stack_lists is not None:
-            stacked = stack_lists(packed[:len(state)])
-            packed = tuple(v if i >= len(state) or names[i] in lists else stacked[i]
+            staged = stack_lists(packed[:len(state)], names)
+            packed = tuple(v if i >= len(state) or names[i] in lists else staged[i]
                            for i, v in enumerate(packed))
+        packed = tuple(stage_list(v, names[i]) if i in stacked and type(v) is list else v
+                       for i, v in enumerate(packed))
         try:
             return block.restore(stage(block, packed))
         except _Retry as retry:
             block.undo_outside()
             if retry.block is not block:
                 raise
+            if retry.stack is not None:
+                _check_unshared(state[retry.stack], names[retry.stack], retry.refusal)
+                stacked.add(retry.stack)
             if retry.list_name is not None:
                 if retry.list_name in lists or retry.list_name not in names:
                     raise TracingError(
@@ -373,6 +415,18 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
             del builder.eqns[mark:]
     raise TracingError(f"a staged block kept finding containers to carry"
                        f"{location_note(user_source())}")
+
+
+def _check_unshared(value, name, refusal):
+    """`TracingError` (`refusal`) where another local name or container holds the list
+    `value` that an `if` stacks: NumPy's appends would show through it, the stack not."""
+    if type(value) is not list:
+        return
+    for local, v in _user_locals().items():
+        for container, label in containers_in(v, local):
+            if container is value and label != name:
+                raise TracingError(f"{refusal}; {label!r} is the same list, so it cannot be "
+                                   f"held as a stacked array either")
 
 
 def _writeable(value) -> bool:

@@ -22,47 +22,137 @@ from __future__ import annotations
 
 import numpy as np
 
+import runtime
 from runtime import Tracer, TracingError, current_builder
+from runtime.errors import PathTypeError
+from runtime.ops.effects import assert_
 from runtime.ops.introspection import dynamic_shape
+from runtime.source import location_note, user_source
 from runtime.ops.subgraphs import trace_function
 from runtime.tracer import read_if_variable
 
 from .undefined import Placeholder, is_unbound
 
 
+class ListFacts:
+    """What a `TracedList` knows while tracing that its stack does not say: the
+    list's name (for errors), whether some path leaves it empty, and whether its
+    elements had different dtypes (`max`, `min` and `xs[i]` give an element itself
+    in eager code, not its promoted value). Any two are equal, so they never make
+    two paths' structures differ; a staged `if` joins them (`__stage_like__`)."""
+
+    __slots__ = ("name", "may_be_empty", "mixed")
+
+    def __init__(self, name=None, may_be_empty=False, mixed=False):
+        self.name, self.may_be_empty, self.mixed = name, may_be_empty, mixed
+
+    def joined(self, other: "ListFacts") -> "ListFacts":
+        return ListFacts(self.name if self.name == other.name else None,
+                         self.may_be_empty or other.may_be_empty, self.mixed or other.mixed)
+
+    def __eq__(self, other):
+        return isinstance(other, ListFacts)
+
+    def __hash__(self):
+        return hash(ListFacts)
+
+    def __repr__(self):
+        return f"ListFacts({self.name!r}, may_be_empty={self.may_be_empty})"
+
+
 class TracedList:
     """A list of same-typed arrays, stacked: `stack[i]` is element i."""
 
-    def __init__(self, stack):
+    def __init__(self, stack, facts: ListFacts | None = None):
         self.stack = stack  # a traced array, or a Placeholder while still empty
+        self.facts = facts or ListFacts()
 
     def __tree_flatten__(self):
-        return [self.stack], None
+        return [self.stack], self.facts
 
     @classmethod
     def __tree_unflatten__(cls, aux, children):
         stack = children[0]
         if isinstance(stack, Tracer) or is_unbound(stack) or not hasattr(stack, "shape"):
-            return cls(stack)
+            return cls(stack, aux)
+        if aux is not None and aux.mixed:
+            raise PathTypeError(
+                f"the graph returns list {aux.name or ''!r}, which holds elements of different "
+                f"dtypes, promoted to {stack.dtype} in the graph: eager code returns each "
+                f"element as it was appended; convert the elements as you append them")
         return list(stack)  # a graph's result: the list the eager code returns
 
     def __stage_like__(self, other) -> "TracedList":
-        """An empty list facing a filled one (in the other branch of a staged `if`) is an
-        empty stack of its elements' type, not a stand-in of the other's length."""
-        if type(other) is not TracedList or not is_unbound(self.stack) or is_unbound(other.stack):
+        """Facing `other` (the other branch of a staged `if`, or a loop body's output):
+        an empty list facing a filled one is an empty stack of its elements' type, not
+        a stand-in of the other's length; either leaving it empty leaves it maybe empty."""
+        if type(other) is not TracedList:
             return self
+        facts = self.facts.joined(other.facts)
+        if not is_unbound(self.stack) or is_unbound(other.stack):
+            return TracedList(self.stack, facts)
         shape = (0,) + tuple(d or 0 for d in other.stack.shape[1:])
-        return TracedList(np.zeros(shape, other.stack.dtype))
+        return TracedList(np.zeros(shape, other.stack.dtype), facts)
+
+    @property
+    def name(self) -> str:
+        return self.facts.name or "the list"
 
     def append(self, value) -> "TracedList":
-        item = np.expand_dims(value, 0)
+        item = _traced(np.expand_dims(value, 0))
         if is_unbound(self.stack):
-            return TracedList(item)
-        return TracedList(np.concatenate([self.stack, item]))  # promotes as np.array would
+            return TracedList(item, ListFacts(self.facts.name, mixed=self.facts.mixed))
+        facts = ListFacts(self.facts.name,
+                          mixed=self.facts.mixed or item.dtype != self.stack.dtype)
+        if not fits(self.stack.shape[1:], item.shape[1:]):
+            raise TracingError(
+                f"list {self.name!r} holds elements of shape "
+                f"{shape_text(self.stack.shape[1:])} and is appended one of shape "
+                f"{shape_text(item.shape[1:])}"
+                f"{location_note(user_source())}: a list whose length is traced is one "
+                f"stacked array, which cannot hold both; append arrays of one shape")
+        return TracedList(np.concatenate([self.stack, item]), facts)  # promotes as np.array would
+
+    def element(self, stack, what: str):
+        """`stack` (read from this list's), an element as eager code gets it."""
+        if self.facts.mixed:
+            raise PathTypeError(
+                f"{what} list {self.name!r}, which holds elements of different dtypes "
+                f"promoted to {self.stack.dtype} in the graph{location_note(user_source())}: "
+                f"eager code gets the element itself, whose type depends on the path; "
+                f"convert the elements as you append them (`float(v)`)")
+        return stack
 
     def sort(self):
         """`xs.sort()` on a list of numbers filled in a staged loop: sorts the stack."""
         self.stack = np.sort(_numbers(self, "sorting"))
+
+    def eager_array(self, what: str, dtype=None):
+        """The stack, where NumPy reads the eager list as it. An empty list is float64
+        of shape (0,): where some path leaves the list empty and its elements are not
+        float64 numbers, the graph raises `PathTypeError` when it runs on that path."""
+        stack = self.stacked()
+        if self.facts.may_be_empty and (stack.ndim != 1 or (
+                dtype is None and stack.dtype != np.float64)):
+            assert_(dynamic_shape(stack)[0] > 0, PathTypeError(
+                f"{what} list {self.name!r}, empty on this path of a traced `if` and holding "
+                f"{stack.dtype} elements of shape {shape_text(stack.shape[1:])} on another"
+                f"{location_note(user_source())}: NumPy reads an empty list as float64 of "
+                f"shape (0,), so the result's type depends on the path; append to it on "
+                f"every path first"))
+        return stack
+
+    def nonempty(self, error: BaseException):
+        """The stack, with `error` raised when the graph runs where the list is empty."""
+        stack = self.stacked()
+        if self.facts.may_be_empty:
+            assert_(dynamic_shape(stack)[0] > 0, error)
+        return stack
+
+    def __bool__(self):
+        raise TracingError(f"the truth value of list {self.name!r}, filled in a staged "
+                           f"block, is traced{location_note(user_source())}; test "
+                           f"`len({self.facts.name or 'xs'}) > 0` instead")
 
     def stacked(self):
         if is_unbound(self.stack):
@@ -80,22 +170,33 @@ class TracedList:
                            "(a `for` loop or a comprehension) or over np.stack(xs)")
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return TracedList(self.stacked()[index])
-        return self.stacked()[index]
+        if isinstance(index, slice):  # which may be empty
+            return TracedList(self.stacked()[index],
+                              ListFacts(self.facts.name, True, self.facts.mixed))
+        return self.element(self.stacked()[index], "an item of")
 
     def __array_function__(self, func, types, args, kwargs):
-        return func(*_stacks(args), **dict(zip(kwargs, _stacks(kwargs.values()))))
+        what = f"np.{getattr(func, '__name__', 'function')}() of"
+        return func(*_stacks(args, what), **dict(zip(kwargs, _stacks(kwargs.values(), what))))
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        return getattr(ufunc, method)(*_stacks(inputs), **kwargs)
+        return getattr(ufunc, method)(*_stacks(inputs, f"np.{ufunc.__name__}() of"), **kwargs)
 
     def __repr__(self):
         return f"TracedList({self.stack!r})"
 
 
-def _stacks(values):
-    return [v.stacked() if isinstance(v, TracedList) else v for v in values]
+def _stacks(values, what):
+    return [v.eager_array(what) if isinstance(v, TracedList) else v for v in values]
+
+
+def fits(a: tuple, b: tuple) -> bool:
+    """Element shapes one stack can hold (an unknown dimension fits any)."""
+    return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))
+
+
+def shape_text(shape) -> str:
+    return str(tuple("?" if d is None else d for d in shape))
 
 
 def _numbers(target: TracedList, what: str):
@@ -114,19 +215,46 @@ def list_append(target, value):
     return target
 
 
-def stage_lists(state):
+def stage_lists(state, names=None):
     """Turns the Python lists of a loop's state into `TracedList`s, as the loop is staged."""
-    def convert(value):
-        if type(value) is not list:
-            return value
-        if not value:
-            return TracedList(Placeholder("list"))
-        stack = np.stack(value)
-        if not isinstance(stack, Tracer):  # traced, so that the loop carries it
-            builder = current_builder()
-            stack = Tracer(builder, builder.const(stack))
-        return TracedList(stack)
-    return type(state)(convert(v) for v in state)
+    names = names or ("",) * len(state)
+    return type(state)(_stacked(v, ListFacts(name or None)) if type(v) is list else v
+                       for v, name in zip(state, names))
+
+
+def stage_list(value: list, name: str) -> TracedList:
+    """The Python list `value` (named `name`) as a `TracedList`, before a staged `if`
+    whose branches leave it with different lengths: its elements must be numbers or
+    arrays of one shape (`TracingError` naming it otherwise)."""
+    shapes = {np.shape(v) for v in value}
+    if len(shapes) > 1 or not all(isinstance(v, _ELEMENTS) for v in value) \
+            or any(getattr(v, "dtype", None) == object for v in value):
+        kinds = sorted({type(v).__name__ for v in value})
+        raise TracingError(
+            f"list {name!r} has a different length on two paths of an `if` on a traced value"
+            f"{location_note(user_source())}, so the graph holds it as one stacked array; "
+            f"its elements ({', '.join(kinds)} of shapes "
+            f"{', '.join(map(shape_text, sorted(shapes, key=str)))}) cannot be stacked; give it "
+            f"the same length on every path, or hold numbers or arrays of one shape")
+    dtypes = {np.asarray(v).dtype if not isinstance(v, Tracer) else v.dtype for v in value}
+    return _stacked(value, ListFacts(name, may_be_empty=not value, mixed=len(dtypes) > 1))
+
+
+_ELEMENTS = (Tracer, np.ndarray, np.generic, bool, int, float, complex)
+
+
+def _stacked(value: list, facts: ListFacts) -> TracedList:
+    if not value:
+        return TracedList(Placeholder("list"), facts)
+    return TracedList(_traced(np.stack(value)), facts)
+
+
+def _traced(stack):
+    """A stack as a traced value, so that the staged block carries it."""
+    if isinstance(stack, Tracer):
+        return stack
+    builder = current_builder()
+    return Tracer(builder, builder.const(stack))
 
 
 def settle_list_types(state, body_fn):
@@ -143,8 +271,9 @@ def settle_list_types(state, body_fn):
             after = out[i] if isinstance(out, tuple) and len(out) == len(state) else None
             if isinstance(after, TracedList) and not is_unbound(after.stack) \
                     and after.stack.dtype != state[i].stack.dtype:
-                state = (*state[:i], TracedList(state[i].stack.astype(after.stack.dtype)),
-                         *state[i + 1:])
+                facts = ListFacts(state[i].facts.name, state[i].facts.may_be_empty, True)
+                state = (*state[:i], TracedList(state[i].stack.astype(after.stack.dtype),
+                                                 facts), *state[i + 1:])
                 changed = True
         if not changed:
             break
@@ -166,29 +295,40 @@ def list_comp(iterable, element, condition=None, lazy=False):
             return (list_append(out, element(item)),)
         return if_stmt(condition(item), lambda out: (list_append(out, element(item)),),
                        lambda out: (out,), (out,), ("comprehension",))
-    return for_stmt(iterable, None, body, (TracedList(Placeholder("list")),),
-                    ("comprehension",))[0]
+    empty = TracedList(Placeholder("list"), ListFacts(None, iterable.facts.may_be_empty))
+    return for_stmt(iterable, None, body, (empty,), ("comprehension",))[0]
 
 
 def _sum(target, start=0):
-    return start + np.sum(target.stacked(), axis=0)
+    """`sum(xs, start)`: `start` itself (a Python int, say) where `xs` is empty."""
+    stack = target.stacked()
+    if target.facts.may_be_empty and stack.ndim != 1:  # eager: a number on the empty path
+        stack = target.eager_array("sum() of")
+    if not target.facts.may_be_empty or stack.ndim != 1:
+        return start + np.sum(stack, axis=0)
+    return runtime.cond(dynamic_shape(stack)[0] > 0, lambda: start + np.sum(stack, axis=0),
+                        lambda: start)
 
 
 def _extreme(reduce, what):
-    return lambda target: reduce(_numbers(target, what))
+    def rule(target):
+        _numbers(target, f"{what} of")
+        stack = target.nonempty(ValueError(f"{what} iterable argument is empty"))
+        return target.element(reduce(stack), f"{what} of")
+    return rule
 
 
 def _array(target, dtype=None):
-    stack = target.stacked()
+    stack = target.eager_array("np.array() of", dtype)
     return stack if dtype is None else stack.astype(dtype)
 
 
 def _stack(target, axis=0):
-    return np.moveaxis(target.stacked(), 0, axis)
+    return np.moveaxis(target.nonempty(ValueError("need at least one array to stack")), 0, axis)
 
 
 def _concatenate(target, axis=0):
-    stack = target.stacked()
+    stack = target.nonempty(ValueError("need at least one array to concatenate"))
     if axis != 0 or stack.ndim < 2:
         raise TracingError("np.concatenate of a list filled in a staged loop is supported "
                            "along axis 0 only")
@@ -202,10 +342,10 @@ _LIST_RULES = {
     np.concatenate: _concatenate,
     len: lambda target: dynamic_shape(target.stacked())[0],
     sum: _sum,
-    max: _extreme(np.max, "max() of"),
-    min: _extreme(np.min, "min() of"),
-    list: lambda target: TracedList(target.stacked()),
-    sorted: lambda target: TracedList(np.sort(_numbers(target, "sorting"))),
+    max: _extreme(np.max, "max()"),
+    min: _extreme(np.min, "min()"),
+    list: lambda target: TracedList(target.stacked(), target.facts),
+    sorted: lambda target: TracedList(np.sort(_numbers(target, "sorting")), target.facts),
 }
 
 
