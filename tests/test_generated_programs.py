@@ -667,9 +667,7 @@ def f(n, k, x, p):
 
 @pytest.mark.parametrize("block", [
     "for j in range(n):\n        L.append(x[j % 3])",
-    pytest.param("if k > 0:\n        L.append(x.max())", marks=pytest.mark.xfail(
-        strict=True, reason="#12: a list appended under a staged `if` outside a loop: the "
-                            "branches' list structures differ (TracingError)")),
+    "if k > 0:\n        L.append(x.max())",
     pytest.param("s = s + 1.0", marks=pytest.mark.xfail(
         strict=True, reason="np.sum of a Python list of traced values is refused "
                             "(#13: np.array of traced values)")),

@@ -290,8 +290,21 @@ class Block:
         changed = self.changed_outside()
         if changed:
             raise _Retry(self, changed)
+        result = tuple(self._list_facts(i, v) for i, v in enumerate(result))
         restored = tuple(self._restore(v, (i,)) for i, v in enumerate(result))
         return restored[:self.n]
+
+    def _list_facts(self, i, value):
+        """A `TracedList` of the result, knowing what every trace learnt of it (whether a
+        path leaves it empty, or appends elements of another dtype: a loop's result has
+        the structure its state had before the loop)."""
+        if not isinstance(value, TracedList):
+            return value
+        facts = value.facts
+        for tree in self.trees:
+            if i < len(tree) and isinstance(tree[i], TracedList):
+                facts = facts.joined(tree[i].facts)
+        return TracedList(value.stack, facts)
 
     def undo_outside(self):
         """Puts back the local containers a trace changed without the block carrying them."""

@@ -73,7 +73,8 @@ class TracedList:
     @classmethod
     def __tree_unflatten__(cls, aux, children):
         stack = children[0]
-        if isinstance(stack, Tracer) or is_unbound(stack) or not hasattr(stack, "shape"):
+        if isinstance(stack, Tracer) or is_unbound(stack) or not hasattr(stack, "shape") \
+                or current_builder() is not None:  # a stand-in of one, while tracing
             return cls(stack, aux)
         if aux is not None and aux.mixed:
             raise PathTypeError(
@@ -92,7 +93,7 @@ class TracedList:
         if not is_unbound(self.stack) or is_unbound(other.stack):
             return TracedList(self.stack, facts)
         shape = (0,) + tuple(d or 0 for d in other.stack.shape[1:])
-        return TracedList(np.zeros(shape, other.stack.dtype), facts)
+        return TracedList(_traced(np.zeros(shape, other.stack.dtype)), facts)
 
     @property
     def name(self) -> str:
