@@ -181,11 +181,38 @@ def empty_path_max(x):
     return max(L)
 
 
+def concatenated(x):
+    L = [x[0]]
+    if x[1] > 0:
+        L = L + [x[1], x[2]]
+    M = [x[2]] + L
+    M.reverse()
+    L.extend([x[0], x[1]])
+    return np.array(M), np.array(L.copy())
+
+
+def weak_length(x):
+    L = [x[0]]
+    if x[1] > 0:
+        L.append(x[1])
+    return x.astype(np.float32) * len(L), len(L) + 1
+
+
+def appended_in_a_later_loop(x, n):
+    L = []
+    if x[1] > 0:
+        L.append(x[1])
+    for i in range(n):
+        L.append(x[0] * i)
+    return np.sum(L), len(L), L
+
+
 INPUTS = [np.array(v) for v in ([1.0, 2.0, 3.0], [-3.0, 1.0, -1.0], [1.0, -2.0, 0.5],
                                 [-1.0, -2.0, -0.5], [2.0, 0.5, -4.0])]
 CASES = [brief_example, np_stack, builtin_sum, for_over, returned, returned_in_tuple,
          comprehension, indexed, mixed_int_float, ints_then_float, arrays, new_list_in_branch,
-         nested_ifs, in_python_loop, sorted_list, empty_path_floats, empty_path_sum]
+         nested_ifs, in_python_loop, sorted_list, empty_path_floats, empty_path_sum,
+         concatenated, weak_length]
 
 
 def _same(got, want):
@@ -207,11 +234,12 @@ def test_matches_eager_on_every_path_through_one_trace(fn):
     assert converted.trace_count == 1
 
 
-def test_staged_loop_in_one_branch():
-    converted = ag.convert(staged_loop_in_branch)
+@pytest.mark.parametrize("fn", [staged_loop_in_branch, appended_in_a_later_loop])
+def test_with_a_staged_loop(fn):
+    converted = ag.convert(fn)
     for x in INPUTS:
         for n in (np.int64(0), np.int64(3)):
-            _same(converted(x, n), staged_loop_in_branch(x, n))
+            _same(converted(x, n), fn(x, n))
     assert converted.trace_count == 1
 
 
@@ -298,7 +326,40 @@ def truth_value(x):
     return -x
 
 
+def out_of_range(x):
+    L = [x[0]]
+    if x[1] > 0:
+        L.append(x[1])
+    return L[1]
+
+
+def test_an_item_past_the_end_raises_as_eager():
+    converted = ag.convert(out_of_range)
+    full = np.array([1.0, 2.0, 3.0])
+    _same(converted(full), out_of_range(full))
+    with pytest.raises(IndexError):
+        converted(np.array([1.0, -2.0, 3.0]))
+
+
+def sorted_in_branch(x):
+    L = [x[0]]
+    if x[1] > 0:
+        L.append(x[1])
+    if x[2] > 0:
+        L.sort()
+    return np.array(L)
+
+
+def popped(x):
+    L = [x[0]]
+    if x[1] > 0:
+        L.append(x[1])
+    return L.pop()
+
+
 @pytest.mark.parametrize("fn, error, match", [
+    (popped, TracingError, r"L\.pop\(\)"),
+    (sorted_in_branch, TracingError, r"L\.sort\(\) inside an `if`"),
     (mixed_max, PathTypeError, "max.*'L'.*different dtypes"),
     (mixed_returned, PathTypeError, "'L'.*different dtypes"),
     (shapes_differ, TracingError, r"'L' holds elements of shape \(\) on one path .*\(3,\)"),

@@ -490,6 +490,11 @@ def _shares(a, b) -> bool:
         return True
 
 
+def in_staged_block() -> bool:
+    """True while a staged `if`'s branch or a staged loop's body is being traced."""
+    return bool(_frames.stack)
+
+
 def _innermost():
     return _frames.stack[-1][0] if _frames.stack else None
 

@@ -26,7 +26,9 @@ import runtime
 from runtime import Tracer, TracingError, current_builder
 from runtime.errors import PathTypeError
 from runtime.ops.effects import assert_
+from runtime.abstract import python_aval
 from runtime.ops.introspection import dynamic_shape
+from runtime.ops.python_numbers import convert_weak
 from runtime.source import location_note, user_source
 from runtime.ops.subgraphs import trace_function
 from runtime.tracer import read_if_variable
@@ -126,7 +128,71 @@ class TracedList:
 
     def sort(self):
         """`xs.sort()` on a list of numbers filled in a staged loop: sorts the stack."""
+        self._in_place("sort")
         self.stack = np.sort(_numbers(self, "sorting"))
+
+    def extend(self, values):
+        """`xs.extend(values)` (in place, as `sort`): appends each of a Python list's."""
+        self._in_place("extend")
+        extended = self + values
+        self.stack, self.facts = extended.stack, extended.facts
+
+    def _in_place(self, method: str):
+        """`TracingError` inside a staged block, which would not see the change."""
+        from .composite import in_staged_block
+        if in_staged_block():
+            raise TracingError(
+                f"{self.name}.{method}() inside an `if` or loop on a traced value, on a list "
+                f"whose length is traced{location_note(user_source())}, is not supported; "
+                f"assign a new list instead (`xs = sorted(xs)`, `xs = xs + [v]`)")
+
+    def __add__(self, other) -> "TracedList":
+        """`xs + [v, w]` or `xs + ys`: a new `TracedList`."""
+        if type(other) is list:
+            out = self
+            for value in other:
+                out = out.append(value)
+            return TracedList(out.stack, ListFacts(self.facts.name, out.facts.may_be_empty,
+                                                   out.facts.mixed))
+        if not isinstance(other, TracedList):
+            return NotImplemented
+        facts = ListFacts(self.facts.name,
+                          self._may_be_empty() and other._may_be_empty(),
+                          self.facts.mixed or other.facts.mixed)
+        if is_unbound(other.stack) or is_unbound(self.stack):
+            stack = self.stack if is_unbound(other.stack) else other.stack
+            return TracedList(stack, facts)
+        if not fits(self.stack.shape[1:], other.stack.shape[1:]):
+            self.append(other.stack[0])  # the error naming the shapes
+        facts.mixed = facts.mixed or self.stack.dtype != other.stack.dtype
+        return TracedList(np.concatenate([self.stack, other.stack]), facts)
+
+    def _may_be_empty(self) -> bool:
+        return self.facts.may_be_empty or is_unbound(self.stack)
+
+    def copy(self) -> "TracedList":
+        return TracedList(self.stack, self.facts)
+
+    def reverse(self):
+        """`xs.reverse()`, in place (as `sort`)."""
+        self._in_place("reverse")
+        self.stack = self.stacked()[::-1]
+
+    def __radd__(self, other) -> "TracedList":
+        if type(other) is not list:
+            return NotImplemented
+        start = stage_list(other, self.facts.name or "the list") if other else \
+            TracedList(Placeholder("list"), ListFacts(self.facts.name, True))
+        return start + self
+
+    def __getattr__(self, name):
+        if name in _LIST_METHODS:
+            raise TracingError(
+                f"{self.name}.{name}() on a list whose length is traced (filled in a staged "
+                f"loop, or on one path of an `if` on a traced value)"
+                f"{location_note(user_source())} is not supported; append to it, or use "
+                f"NumPy on np.stack({self.facts.name or 'xs'})")
+        raise AttributeError(name)
 
     def eager_array(self, what: str, dtype=None):
         """The stack, where NumPy reads the eager list as it. An empty list is float64
@@ -185,6 +251,9 @@ class TracedList:
 
     def __repr__(self):
         return f"TracedList({self.stack!r})"
+
+
+_LIST_METHODS = ("pop", "insert", "remove", "index", "count", "clear")
 
 
 def _stacks(values, what):
@@ -341,7 +410,7 @@ _LIST_RULES = {
     np.array: _array,
     np.asarray: _array,
     np.concatenate: _concatenate,
-    len: lambda target: dynamic_shape(target.stacked())[0],
+    len: lambda target: convert_weak(dynamic_shape(target.stacked())[0], python_aval(0)),
     sum: _sum,
     max: _extreme(np.max, "max()"),
     min: _extreme(np.min, "min()"),
