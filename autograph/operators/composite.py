@@ -26,6 +26,9 @@ block's containers are read-only while it traces; one written in place
 (`d["w"] += 1`, `obj.W.fill(v)`) has the block traced again with them traced
 (an array another local name shares memory with: `TracingError` naming it).
 
+A list of an `if`'s state that the branches leave with different lengths (or
+that one fills in a staged loop) has the `if` traced again with it stacked: a
+`TracedList` (`lists.stage_list`), unless another name holds the same list.
 What Python would leave and a graph cannot follow is a `TracingError`: a key,
 attribute or list length present after one branch and not the other (or
 changed by a staged loop), and a container changed in place on one path and

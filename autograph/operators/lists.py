@@ -1,10 +1,31 @@
-"""Lists that grow inside staged loops.
+"""Lists whose length the graph computes: grown in staged loops, or under a staged `if`.
 
 `xs.append(v)` is converted to `xs = ag__.list_append(xs, v)`. On a Python list
 that appends in place, as Python does. When a loop is staged, each Python list
 in its state becomes a `TracedList`: one traced array stacking the elements
 along a first axis of unknown length (what `tf.function` needs a `TensorArray`
-for). After the loop it reads as the list eager code has:
+for). So does a list that the branches of a staged `if` leave with different
+lengths (`composite.staged_block` traces the `if` again with it stacked,
+`stage_list`): each branch appends to the stack, and the `cond` picks one.
+
+    L = []
+    if x.sum() > 0:          # traced
+        L.append(x[0])
+    L.append(x[1])
+    return np.sum(L), len(L)
+
+is traced, for `x:f64[2]`, as
+
+    const t0:f64[0]                                   # [] facing [x[0]]
+    L:f64[?] = cond t2 x t0
+      true(x_1:f64[2], t3:f64[0]) { ...  L_1:f64[1] = expand_dims[axis=(0,)] t4 ... }
+      false(x_2:f64[2], t5:f64[0]) { return t5 }
+    L_2:f64[?] = concatenate[axis=0] L t7             # L.append(x[1])
+    t8:f64[] = sum[axis=None, keepdims=False] L_2
+    t9:i64[] = dim[axis=0] L_2
+    t10:i64[]~weak = python_op[op='int'] t9           # len(L): a Python int
+
+After the block it reads as the list eager code has:
 
 - NumPy functions (`np.sum(xs)`, `np.mean(xs, axis=0)`, ...) see the stack
   (`__array_function__`); `np.array`, `np.asarray`, `np.stack`,
@@ -16,7 +37,12 @@ for). After the loop it reads as the list eager code has:
 
 Elements promote as `np.array` of the eager list would (`[np.int64(3)]` then
 `.append(0.5)` is float64): a staged loop casts a list's stack to the dtype its
-appends give before it is traced (`settle_list_types`).
+appends give before it is traced (`settle_list_types`). What the stack cannot
+say, its `ListFacts` keep while tracing: where elements of different dtypes were
+promoted, reading one as itself (`max`, `xs[i]`, the returned list) is a
+`PathTypeError`; where some path leaves the list empty, what eager code does
+with `[]` (NumPy reads it as float64 of shape (0,), `np.stack` raises) happens
+when the graph runs on that path.
 """
 from __future__ import annotations
 
