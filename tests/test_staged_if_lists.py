@@ -149,7 +149,12 @@ def sorted_list(x):
         L.append(x[1])
         L.append(x[2])
     L.sort()
-    return np.array(L), sorted(L)
+    M = [x[0]]
+    if x[1] > 0:
+        M.append(x[1])
+    if x[2] > 0:
+        M.sort()                      # carried by the `if`: its branch sorts its own copy
+    return np.array(L), sorted(L), np.array(M)
 
 
 def empty_path_floats(x):
@@ -208,7 +213,7 @@ def appended_in_a_later_loop(x, n):
 
 
 INPUTS = [np.array(v) for v in ([1.0, 2.0, 3.0], [-3.0, 1.0, -1.0], [1.0, -2.0, 0.5],
-                                [-1.0, -2.0, -0.5], [2.0, 0.5, -4.0])]
+                                [-1.0, -2.0, -0.5], [2.0, 0.5, -4.0], [3.0, 1.0, 2.0])]
 CASES = [brief_example, np_stack, builtin_sum, for_over, returned, returned_in_tuple,
          comprehension, indexed, mixed_int_float, ints_then_float, arrays, new_list_in_branch,
          nested_ifs, in_python_loop, sorted_list, empty_path_floats, empty_path_sum,
@@ -341,12 +346,15 @@ def test_an_item_past_the_end_raises_as_eager():
         converted(np.array([1.0, -2.0, 3.0]))
 
 
-def sorted_in_branch(x):
+def sorted_by_a_closure(x):
     L = [x[0]]
     if x[1] > 0:
         L.append(x[1])
-    if x[2] > 0:
+
+    def order():
         L.sort()
+    if x[2] > 0:
+        order()
     return np.array(L)
 
 
@@ -359,7 +367,7 @@ def popped(x):
 
 @pytest.mark.parametrize("fn, error, match", [
     (popped, TracingError, r"L\.pop\(\)"),
-    (sorted_in_branch, TracingError, r"L\.sort\(\) inside an `if`"),
+    (sorted_by_a_closure, TracingError, r"L\.sort\(\) inside an `if`"),
     (mixed_max, PathTypeError, "max.*'L'.*different dtypes"),
     (mixed_returned, PathTypeError, "'L'.*different dtypes"),
     (shapes_differ, TracingError, r"'L' holds elements of shape \(\) on one path .*\(3,\)"),

@@ -164,9 +164,11 @@ class TracedList:
         self.stack, self.facts = extended.stack, extended.facts
 
     def _in_place(self, method: str):
-        """`TracingError` inside a staged block, which would not see the change."""
+        """`TracingError` where a staged block being traced writes a list it does not
+        carry (one from outside its trace, which would not see the change)."""
         from .composite import in_staged_block
-        if in_staged_block():
+        own = isinstance(self.stack, Tracer) and self.stack.builder is current_builder()
+        if in_staged_block() and not own:
             raise TracingError(
                 f"{self.name}.{method}() inside an `if` or loop on a traced value, on a list "
                 f"whose length is traced{location_note(user_source())}, is not supported; "
