@@ -212,12 +212,31 @@ def appended_in_a_later_loop(x, n):
     return np.sum(L), len(L), L
 
 
+def read_before_appending_in_a_branch(x):
+    L = []
+    if x[0] > 0:
+        t = np.sum(L) + len(L)        # [] here: 0.0 + 0
+        L.append(x[1] + t)
+    return np.sum(L), len(L)
+
+
+def read_before_appending_in_a_loop(x, n):
+    L = []
+    s = 0.0
+    for i in range(n):
+        s = s + np.sum(L) + len(L)    # [] on the first step
+        for v in L:
+            s = s + v
+        L.append(x[i % 3])
+    return s, L
+
+
 INPUTS = [np.array(v) for v in ([1.0, 2.0, 3.0], [-3.0, 1.0, -1.0], [1.0, -2.0, 0.5],
                                 [-1.0, -2.0, -0.5], [2.0, 0.5, -4.0], [3.0, 1.0, 2.0])]
 CASES = [brief_example, np_stack, builtin_sum, for_over, returned, returned_in_tuple,
          comprehension, indexed, mixed_int_float, ints_then_float, arrays, new_list_in_branch,
          nested_ifs, in_python_loop, sorted_list, empty_path_floats, empty_path_sum,
-         concatenated, weak_length]
+         concatenated, weak_length, read_before_appending_in_a_branch]
 
 
 def _same(got, want):
@@ -239,7 +258,8 @@ def test_matches_eager_on_every_path_through_one_trace(fn):
     assert converted.trace_count == 1
 
 
-@pytest.mark.parametrize("fn", [staged_loop_in_branch, appended_in_a_later_loop])
+@pytest.mark.parametrize("fn", [staged_loop_in_branch, appended_in_a_later_loop,
+                                read_before_appending_in_a_loop])
 def test_with_a_staged_loop(fn):
     converted = ag.convert(fn)
     for x in INPUTS:

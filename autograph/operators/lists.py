@@ -155,7 +155,8 @@ class TracedList:
     def sort(self):
         """`xs.sort()` on a list of numbers filled in a staged loop: sorts the stack."""
         self._in_place("sort")
-        self.stack = np.sort(_numbers(self, "sorting"))
+        if not is_unbound(self.stack):
+            self.stack = np.sort(_numbers(self, "sorting"))
 
     def extend(self, values):
         """`xs.extend(values)` (in place, as `sort`): appends each of a Python list's."""
@@ -204,7 +205,8 @@ class TracedList:
     def reverse(self):
         """`xs.reverse()`, in place (as `sort`)."""
         self._in_place("reverse")
-        self.stack = self.stacked()[::-1]
+        if not is_unbound(self.stack):
+            self.stack = self.stack[::-1]
 
     def __radd__(self, other) -> "TracedList":
         if type(other) is not list:
@@ -239,6 +241,8 @@ class TracedList:
 
     def nonempty(self, error: BaseException):
         """The stack, with `error` raised when the graph runs where the list is empty."""
+        if is_unbound(self.stack):
+            raise error
         stack = self.stacked()
         if self.facts.may_be_empty:
             assert_(dynamic_shape(stack)[0] > 0, error)
@@ -250,9 +254,10 @@ class TracedList:
                            f"`len({self.facts.name or 'xs'}) > 0` instead")
 
     def stacked(self):
+        """The stack; where nothing was appended yet on this path (a branch, or the
+        first step of a loop), what NumPy reads `[]` as: float64 of shape (0,)."""
         if is_unbound(self.stack):
-            raise TracingError("a list filled in a staged loop was used before anything "
-                               "was appended to it")
+            return np.zeros((0,))
         return self.stack
 
     def __len__(self):
@@ -266,7 +271,7 @@ class TracedList:
 
     def __getitem__(self, index):
         if isinstance(index, slice):  # which may be empty
-            return TracedList(self.stacked()[index],
+            return TracedList(self.stack if is_unbound(self.stack) else self.stack[index],
                               ListFacts(self.facts.name, True, self.facts.mixed))
         return self.element(self.stacked()[index], "an item of")
 
@@ -399,6 +404,8 @@ def list_comp(iterable, element, condition=None, lazy=False):
 
 def _sum(target, start=0):
     """`sum(xs, start)`: `start` itself (a Python int, say) where `xs` is empty."""
+    if is_unbound(target.stack):
+        return start
     stack = target.stacked()
     if target.facts.may_be_empty and stack.ndim != 1:  # eager: a number on the empty path
         stack = target.eager_array("sum() of")
@@ -442,8 +449,9 @@ _LIST_RULES = {
     sum: _sum,
     max: _extreme(np.max, "max()"),
     min: _extreme(np.min, "min()"),
-    list: lambda target: TracedList(target.stacked(), target.facts),
-    sorted: lambda target: TracedList(np.sort(_numbers(target, "sorting")), target.facts),
+    list: lambda target: target.copy(),
+    sorted: lambda target: target.copy() if is_unbound(target.stack) else
+    TracedList(np.sort(_numbers(target, "sorting")), target.facts),
 }
 
 
