@@ -400,3 +400,56 @@ def test_what_a_stack_cannot_hold_is_refused_naming_the_list(fn, error, match):
     with pytest.raises(error, match=match) as caught:
         ag.convert(fn)(np.array([1.0, 2.0, 3.0]))
     assert "test_staged_if_lists.py" in str(caught.value) or fn is mixed_returned
+
+
+# --- the same in staged loops, which may run no trip -----------------------------------
+
+def loop_int_sum(n):
+    xs = []
+    for i in range(n):
+        xs.append(i * 2)
+    return np.sum(xs), len(xs)
+
+
+def loop_stack(n):
+    xs = []
+    for i in range(n):
+        xs.append(np.ones(2) * i)
+    return np.stack(xs)
+
+
+def loop_mixed_returned(n, x):
+    xs = [x[0]]
+    for i in range(n):
+        xs.append(i)
+    return xs
+
+
+def loop_aliased(n):
+    xs = []
+    ys = xs
+    for i in range(n):
+        xs.append(i * 2.0)
+    return np.sum(ys)
+
+
+def test_a_loop_that_may_run_no_trip():
+    converted = ag.convert(loop_int_sum)
+    _same(converted(np.int64(3)), loop_int_sum(np.int64(3)))
+    with pytest.raises(PathTypeError, match="'xs'"):    # eager: float64 0.0 of []
+        converted(np.int64(0))
+    stacked = ag.convert(loop_stack)
+    _same(stacked(np.int64(2)), loop_stack(np.int64(2)))
+    with pytest.raises(ValueError, match="need at least one array"):
+        stacked(np.int64(0))
+    assert converted.trace_count == stacked.trace_count == 1
+
+
+def test_a_loop_list_of_mixed_dtypes_returned_is_refused():
+    with pytest.raises(PathTypeError, match="'xs'.*different dtypes"):
+        ag.convert(loop_mixed_returned)(np.int64(2), np.array([0.5, 1.0]))
+
+
+def test_a_loop_list_with_an_alias_is_refused():
+    with pytest.raises(TracingError, match="'xs' grows in a loop.*'ys' is the same list"):
+        ag.convert(loop_aliased)(np.int64(2))

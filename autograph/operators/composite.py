@@ -408,7 +408,15 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
         packed = tuple(stage_list(v, names[i]) if i in stacked and type(v) is list else v
                        for i, v in enumerate(packed))
         try:
-            return block.restore(stage(block, packed))
+            result = block.restore(stage(block, packed))
+            for i, value in enumerate(result):  # a loop's appends, not seen by an alias
+                if loop and type(state[i]) is list and isinstance(value, TracedList) \
+                        and value.facts.grown:
+                    _check_unshared(state[i], names[i], (
+                        f"list {names[i]!r} grows in a loop on a traced value"
+                        f"{location_note(user_source())}, so the graph holds it as one "
+                        f"stacked array"))
+            return result
         except _Retry as retry:
             block.undo_outside()
             if retry.block is not block:

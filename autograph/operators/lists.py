@@ -64,19 +64,27 @@ from .undefined import Placeholder, is_unbound
 
 class ListFacts:
     """What a `TracedList` knows while tracing that its stack does not say: the
-    list's name (for errors), whether some path leaves it empty, and whether its
+    list's name (for errors), whether some path leaves it empty, whether its
     elements had different dtypes (`max`, `min` and `xs[i]` give an element itself
-    in eager code, not its promoted value). Any two are equal, so they never make
-    two paths' structures differ; a staged `if` joins them (`__stage_like__`)."""
+    in eager code, not its promoted value), and whether it grew in the block. Any
+    two are equal, so they never make two paths' structures differ; a staged `if`
+    joins them (`__stage_like__`)."""
 
-    __slots__ = ("name", "may_be_empty", "mixed")
+    __slots__ = ("name", "may_be_empty", "mixed", "grown")
 
-    def __init__(self, name=None, may_be_empty=False, mixed=False):
+    def __init__(self, name=None, may_be_empty=False, mixed=False, grown=False):
         self.name, self.may_be_empty, self.mixed = name, may_be_empty, mixed
+        self.grown = grown
 
     def joined(self, other: "ListFacts") -> "ListFacts":
         return ListFacts(self.name if self.name == other.name else None,
-                         self.may_be_empty or other.may_be_empty, self.mixed or other.mixed)
+                         self.may_be_empty or other.may_be_empty, self.mixed or other.mixed,
+                         self.grown or other.grown)
+
+    def but(self, **changes) -> "ListFacts":
+        """These facts, with `changes`."""
+        fields = {k: getattr(self, k) for k in self.__slots__}
+        return ListFacts(**{**fields, **changes})
 
     def __eq__(self, other):
         return isinstance(other, ListFacts)
@@ -85,7 +93,7 @@ class ListFacts:
         return hash(ListFacts)
 
     def __repr__(self):
-        return f"ListFacts({self.name!r}, may_be_empty={self.may_be_empty})"
+        return f"ListFacts({', '.join(f'{k}={getattr(self, k)!r}' for k in self.__slots__)})"
 
 
 class TracedList:
@@ -130,9 +138,9 @@ class TracedList:
     def append(self, value) -> "TracedList":
         item = _traced(np.expand_dims(value, 0))
         if is_unbound(self.stack):
-            return TracedList(item, ListFacts(self.facts.name, mixed=self.facts.mixed))
-        facts = ListFacts(self.facts.name,
-                          mixed=self.facts.mixed or item.dtype != self.stack.dtype)
+            return TracedList(item, self.facts.but(may_be_empty=False, grown=True))
+        facts = self.facts.but(may_be_empty=False, grown=True,
+                               mixed=self.facts.mixed or item.dtype != self.stack.dtype)
         if not fits(self.stack.shape[1:], item.shape[1:]):
             raise TracingError(
                 f"list {self.name!r} holds elements of shape "
@@ -181,13 +189,11 @@ class TracedList:
             out = self
             for value in other:
                 out = out.append(value)
-            return TracedList(out.stack, ListFacts(self.facts.name, out.facts.may_be_empty,
-                                                   out.facts.mixed))
+            return TracedList(out.stack, out.facts.but(name=self.facts.name))
         if not isinstance(other, TracedList):
             return NotImplemented
-        facts = ListFacts(self.facts.name,
-                          self._may_be_empty() and other._may_be_empty(),
-                          self.facts.mixed or other.facts.mixed)
+        facts = self.facts.but(may_be_empty=self._may_be_empty() and other._may_be_empty(),
+                               mixed=self.facts.mixed or other.facts.mixed, grown=True)
         if is_unbound(other.stack) or is_unbound(self.stack):
             stack = self.stack if is_unbound(other.stack) else other.stack
             return TracedList(stack, facts)
@@ -212,7 +218,7 @@ class TracedList:
         if type(other) is not list:
             return NotImplemented
         start = stage_list(other, self.facts.name or "the list") if other else \
-            TracedList(Placeholder("list"), ListFacts(self.facts.name, True))
+            TracedList(Placeholder("list"), self.facts.but(may_be_empty=True))
         return start + self
 
     def __getattr__(self, name):
@@ -232,11 +238,11 @@ class TracedList:
         if self.facts.may_be_empty and (stack.ndim != 1 or (
                 dtype is None and stack.dtype != np.float64)):
             assert_(dynamic_shape(stack)[0] > 0, PathTypeError(
-                f"{what} list {self.name!r}, empty on this path of a traced `if` and holding "
-                f"{stack.dtype} elements of shape {shape_text(stack.shape[1:])} on another"
-                f"{location_note(user_source())}: NumPy reads an empty list as float64 of "
-                f"shape (0,), so the result's type depends on the path; append to it on "
-                f"every path first"))
+                f"{what} list {self.name!r}, empty on this path of a traced `if` or loop "
+                f"and holding {stack.dtype} elements of shape {shape_text(stack.shape[1:])} "
+                f"on another{location_note(user_source())}: NumPy reads an empty list as "
+                f"float64 of shape (0,), so the result's type depends on the path; append "
+                f"to it on every path first"))
         return stack
 
     def nonempty(self, error: BaseException):
@@ -272,7 +278,7 @@ class TracedList:
     def __getitem__(self, index):
         if isinstance(index, slice):  # which may be empty
             return TracedList(self.stack if is_unbound(self.stack) else self.stack[index],
-                              ListFacts(self.facts.name, True, self.facts.mixed))
+                              self.facts.but(may_be_empty=True))
         return self.element(self.stacked()[index], "an item of")
 
     def __array_function__(self, func, types, args, kwargs):
@@ -321,8 +327,8 @@ def list_append(target, value):
 def stage_lists(state, names=None):
     """Turns the Python lists of a loop's state into `TracedList`s, as the loop is staged."""
     names = names or ("",) * len(state)
-    return type(state)(_stacked(v, ListFacts(name or None)) if type(v) is list else v
-                       for v, name in zip(state, names))
+    return type(state)(_stacked(v, ListFacts(name or None, may_be_empty=not v))
+                       if type(v) is list else v for v, name in zip(state, names))
 
 
 def stage_list(value: list, name: str) -> TracedList:
@@ -374,7 +380,7 @@ def settle_list_types(state, body_fn):
             after = out[i] if isinstance(out, tuple) and len(out) == len(state) else None
             if isinstance(after, TracedList) and not is_unbound(after.stack) \
                     and after.stack.dtype != state[i].stack.dtype:
-                facts = ListFacts(state[i].facts.name, state[i].facts.may_be_empty, True)
+                facts = state[i].facts.but(mixed=True)
                 state = (*state[:i], TracedList(state[i].stack.astype(after.stack.dtype),
                                                  facts), *state[i + 1:])
                 changed = True
