@@ -231,12 +231,24 @@ def read_before_appending_in_a_loop(x, n):
     return s, L
 
 
+def returned_early_before_growing(x):
+    L = []
+    if x[0] > 2.5:
+        return x[1], L                # the list as it is here: []
+    if x[1] > 0:
+        L.append(x[1])
+    if x[2] > 0:
+        return x[2], L                # stacked here, a plain [] in the first `return`
+    return x[0], L
+
+
 INPUTS = [np.array(v) for v in ([1.0, 2.0, 3.0], [-3.0, 1.0, -1.0], [1.0, -2.0, 0.5],
                                 [-1.0, -2.0, -0.5], [2.0, 0.5, -4.0], [3.0, 1.0, 2.0])]
 CASES = [brief_example, np_stack, builtin_sum, for_over, returned, returned_in_tuple,
          comprehension, indexed, mixed_int_float, ints_then_float, arrays, new_list_in_branch,
          nested_ifs, in_python_loop, sorted_list, empty_path_floats, empty_path_sum,
-         concatenated, weak_length, read_before_appending_in_a_branch]
+         concatenated, weak_length, read_before_appending_in_a_branch,
+         returned_early_before_growing]
 
 
 def _same(got, want):

@@ -125,7 +125,7 @@ class Block:
     def __init__(self, state: tuple, names: tuple, loop: bool = False, extra=(),
                  lift: bool = False, stacked=frozenset()):
         self.n, self.loop = len(state), loop
-        self.stacked = stacked           # state indexes of the lists an `if` stacks
+        self.stacked = stacked           # state paths of the lists an `if` stacks
         self.names = tuple(names) + tuple(label for label, _ in extra)
         self.extra = [c for _, c in extra]
         self.origins: dict = {}          # path -> the user's container there
@@ -179,8 +179,7 @@ class Block:
                                  lift=True) from error
             if not result_is_state or not isinstance(out, tuple):
                 return out
-            out = tuple(stage_list(v, self.names[i]) if i in self.stacked and type(v) is list
-                        else v for i, v in enumerate(out))  # a branch's new list: stacked
+            out = _stack_lists(out, self.stacked, self._label)  # a branch's new list too
             packed = pack(tuple(out) + tuple(self.extra),
                           lambda path, c: self._record(path, frame.get(id(c))),
                           cycle_leaf=lambda c: _origin_or_self(frame, c))
@@ -246,7 +245,7 @@ class Block:
         for i, (a, b) in enumerate(zip(reference, packed)):
             problem = difference(a, b, self._label((i,)))
             if not self.loop and i < self.n:
-                problem = self._check_list(i, a, b) or problem
+                problem = self._check_list((i,), a, b) or problem
             if problem:
                 raise TracingError(self._refusal(problem))
 
@@ -257,11 +256,15 @@ class Block:
                 f"cannot follow; give the container the same keys, attributes and "
                 f"length on every path (set them before the block)")
 
-    def _check_list(self, i, a, b) -> str:
-        """A list of the state that two branches leave with different lengths (or one
-        filled in a staged loop, the other not) has the `if` traced again with it
-        stacked (`_Retry(stack=i)`); two stacks must hold elements of one shape."""
-        label = self._label((i,))
+    def _check_list(self, path, a, b) -> str:
+        """A list of the state (or in a tuple of it, as a `return`'s value) that two
+        branches leave with different lengths (or one filled in a staged loop, the
+        other not) has the `if` traced again with it stacked (`_Retry(stack=path)`);
+        two stacks must hold elements of one shape."""
+        if type(a) is tuple and type(b) is tuple and len(a) == len(b):
+            return next(filter(None, (self._check_list(path + (k,), x, y)
+                                      for k, (x, y) in enumerate(zip(a, b)))), "")
+        label = self._label(path)
         kinds = {type(a), type(b)}
         if kinds == {list} and len(a) != len(b):
             problem = f"list {label!r} has length {len(a)} on one path and {len(b)} on another"
@@ -279,9 +282,9 @@ class Block:
             return ""
         else:
             return ""
-        if i in self.stacked:
+        if path in self.stacked:
             return problem
-        raise _Retry(self, stack=i, refusal=self._refusal(problem))
+        raise _Retry(self, stack=path, refusal=self._refusal(problem))
 
     def changed_outside(self) -> list:
         """The local containers the block does not carry that its traces changed."""
@@ -396,7 +399,7 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
     mark = len(builder.eqns)
     extra: dict = {}      # id -> (label, container) carried besides the state
     lists: set = set()    # names of lists whose items a loop writes
-    stacked: set = set()  # indexes of lists an `if` stacks (their length depends on the path)
+    stacked: set = set()  # state paths of lists an `if` stacks (their length depends on the path)
     lift = False          # the concrete arrays inside its containers are traced
     for _ in range(_MAX_RETRACES):
         block = Block(state, names, loop, list(extra.values()), lift, frozenset(stacked))
@@ -405,8 +408,7 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
             staged = stack_lists(packed[:len(state)], names)
             packed = tuple(v if i >= len(state) or names[i] in lists else staged[i]
                            for i, v in enumerate(packed))
-        packed = tuple(stage_list(v, names[i]) if i in stacked and type(v) is list else v
-                       for i, v in enumerate(packed))
+        packed = _stack_lists(packed, stacked, block._label)
         try:
             result = block.restore(stage(block, packed))
             for i, value in enumerate(result):  # a loop's appends, not seen by an alias
@@ -422,7 +424,8 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
             if retry.block is not block:
                 raise
             if retry.stack is not None:
-                _check_unshared(state[retry.stack], names[retry.stack], retry.refusal)
+                _check_unshared(_at(state, retry.stack), block._label(retry.stack),
+                                retry.refusal)
                 stacked.add(retry.stack)
             if retry.list_name is not None:
                 if retry.list_name in lists or retry.list_name not in names:
@@ -439,6 +442,26 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
             del builder.eqns[mark:]
     raise TracingError(f"a staged block kept finding containers to carry"
                        f"{location_note(user_source())}")
+
+
+def _at(state: tuple, path: tuple):
+    for key in path:
+        state = state[key]
+    return state
+
+
+def _stack_lists(state: tuple, paths, label) -> tuple:
+    """`state` with the Python lists at `paths` (through tuples) as `TracedList`s."""
+    def at(value, path, rest):
+        if not rest:
+            return stage_list(value, label(path)) if type(value) is list else value
+        if type(value) is not tuple or rest[0] >= len(value):
+            return value
+        return tuple(at(v, path + (k,), rest[1:]) if k == rest[0] else v
+                     for k, v in enumerate(value))
+    for path in paths:
+        state = at(state, (), path)
+    return state
 
 
 def _check_unshared(value, name, refusal):
