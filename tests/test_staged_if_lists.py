@@ -242,13 +242,41 @@ def returned_early_before_growing(x):
     return x[0], L
 
 
+def dtype_per_path_then_floats(x):
+    L = []
+    if x[0] > 0:
+        L.append(np.int64(1))
+        L.append(np.int64(2))
+    else:
+        L.append(x[1])
+    L.append(x[2])                    # float64 on every path from here
+    return np.sum(L), np.array(L), len(L)
+
+
+def dtype_per_path_iterated(x):
+    L = [np.int64(1)]
+    if x[0] > 0:
+        L.append(x[1])                # float64 elements on this path only
+    s = x[2]
+    for v in L:
+        s = s + v
+    return s, len(L)
+
+
+def dtype_per_path_summed(x):
+    L = [np.int64(1)]
+    if x[0] > 0:
+        L.append(x[1])
+    return np.sum(L)                  # int64 or float64, by the path
+
+
 INPUTS = [np.array(v) for v in ([1.0, 2.0, 3.0], [-3.0, 1.0, -1.0], [1.0, -2.0, 0.5],
                                 [-1.0, -2.0, -0.5], [2.0, 0.5, -4.0], [3.0, 1.0, 2.0])]
 CASES = [brief_example, np_stack, builtin_sum, for_over, returned, returned_in_tuple,
          comprehension, indexed, mixed_int_float, ints_then_float, arrays, new_list_in_branch,
          nested_ifs, in_python_loop, sorted_list, empty_path_floats, empty_path_sum,
          concatenated, weak_length, read_before_appending_in_a_branch,
-         returned_early_before_growing]
+         returned_early_before_growing, dtype_per_path_then_floats, dtype_per_path_iterated]
 
 
 def _same(got, want):
@@ -401,6 +429,7 @@ def popped(x):
     (popped, TracingError, r"L\.pop\(\)"),
     (sorted_by_a_closure, TracingError, r"L\.sort\(\) inside an `if`"),
     (mixed_max, PathTypeError, "max.*'L'.*different dtypes"),
+    (dtype_per_path_summed, PathTypeError, "np.sum.*'L'.*float64 or int64 elements"),
     (mixed_returned, PathTypeError, "'L'.*different dtypes"),
     (shapes_differ, TracingError, r"'L' holds elements of shape \(\) on one path .*\(3,\)"),
     (shapes_differ_in_one_branch, TracingError, r"'L' holds elements of shape \(\) .*\(3,\)"),

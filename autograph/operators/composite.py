@@ -106,10 +106,10 @@ class _Retry(AutographError):
     does not carry yet, or an `if`'s branches leave a list with different lengths."""
 
     def __init__(self, block, containers=(), list_name=None, lift=False, stack=None,
-                 refusal=""):
+                 refusal="", cast=None):
         super().__init__("retrace")
         self.block, self.containers, self.list_name = block, list(containers), list_name
-        self.lift, self.stack, self.refusal = lift, stack, refusal
+        self.lift, self.stack, self.refusal, self.cast = lift, stack, refusal, cast
 
 
 class Block:
@@ -123,9 +123,10 @@ class Block:
     """
 
     def __init__(self, state: tuple, names: tuple, loop: bool = False, extra=(),
-                 lift: bool = False, stacked=frozenset()):
+                 lift: bool = False, stacked=frozenset(), casts=None):
         self.n, self.loop = len(state), loop
         self.stacked = stacked           # state paths of the lists an `if` stacks
+        self.casts = casts or {}         # path -> (dtype, dtypes) of lists it promotes
         self.names = tuple(names) + tuple(label for label, _ in extra)
         self.extra = [c for _, c in extra]
         self.origins: dict = {}          # path -> the user's container there
@@ -180,6 +181,7 @@ class Block:
             if not result_is_state or not isinstance(out, tuple):
                 return out
             out = _stack_lists(out, self.stacked, self._label)  # a branch's new list too
+            out = _cast_lists(out, self.casts)
             packed = pack(tuple(out) + tuple(self.extra),
                           lambda path, c: self._record(path, frame.get(id(c))),
                           cycle_leaf=lambda c: _origin_or_self(frame, c))
@@ -272,6 +274,10 @@ class Block:
             problem = f"list {label!r} is filled in a staged loop on one path and not on another"
         elif kinds == {TracedList}:
             shapes = [v.stack.shape[1:] for v in (a, b) if isinstance(v.stack, Tracer)]
+            dtypes = a.possible_dtypes() | b.possible_dtypes()
+            if len(shapes) == 2 and fits(*shapes) and len(dtypes) > 1 \
+                    and a.stack.dtype != b.stack.dtype and path not in self.casts:
+                raise _Retry(self, cast=(path, np.result_type(*dtypes), dtypes))
             if len(shapes) == 2 and not fits(*shapes):
                 raise TracingError(
                     f"list {label!r} holds elements of shape {shape_text(shapes[0])} on one "
@@ -309,7 +315,8 @@ class Block:
         facts = value.facts
         for tree in self.trees:
             if i < len(tree) and isinstance(tree[i], TracedList):
-                facts = facts.joined(tree[i].facts)
+                facts = facts.joined(tree[i].facts) if self.loop else \
+                    TracedList(value.stack, facts).joined(tree[i])
         return TracedList(value.stack, facts)
 
     def undo_outside(self):
@@ -400,9 +407,11 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
     extra: dict = {}      # id -> (label, container) carried besides the state
     lists: set = set()    # names of lists whose items a loop writes
     stacked: set = set()  # state paths of lists an `if` stacks (their length depends on the path)
+    casts: dict = {}      # state path -> (dtype, dtypes) of lists an `if` leaves with two dtypes
     lift = False          # the concrete arrays inside its containers are traced
     for _ in range(_MAX_RETRACES):
-        block = Block(state, names, loop, list(extra.values()), lift, frozenset(stacked))
+        block = Block(state, names, loop, list(extra.values()), lift, frozenset(stacked),
+                      dict(casts))
         packed = block.packed
         if stack_lists is not None:
             staged = stack_lists(packed[:len(state)], names)
@@ -423,6 +432,9 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
             block.undo_outside()
             if retry.block is not block:
                 raise
+            if retry.cast is not None:
+                path, dtype, dtypes = retry.cast
+                casts[path] = (dtype, dtypes)
             if retry.stack is not None:
                 _check_unshared(_at(state, retry.stack), block._label(retry.stack),
                                 retry.refusal)
@@ -461,6 +473,27 @@ def _stack_lists(state: tuple, paths, label) -> tuple:
                      for k, v in enumerate(value))
     for path in paths:
         state = at(state, (), path)
+    return state
+
+
+def _cast_lists(state: tuple, casts: dict) -> tuple:
+    """`state` with the `TracedList`s at the paths of `casts` holding their elements'
+    promotion (`np.result_type` of the dtypes the branches give them, as a loop's
+    list does), knowing the dtypes `np.array` of the eager list has on each path."""
+    def at(value, rest, dtype, dtypes):
+        if rest:
+            if type(value) is not tuple or rest[0] >= len(value):
+                return value
+            return tuple(at(v, rest[1:], dtype, dtypes) if k == rest[0] else v
+                         for k, v in enumerate(value))
+        if not isinstance(value, TracedList):
+            return value
+        stack = value.stack
+        if isinstance(stack, Tracer) and stack.dtype != dtype:
+            stack = stack.astype(dtype)
+        return TracedList(stack, value.facts.but(dtypes=dtypes, mixed=True))
+    for path, (dtype, dtypes) in casts.items():
+        state = at(state, path, dtype, dtypes)
     return state
 
 

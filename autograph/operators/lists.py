@@ -66,20 +66,23 @@ class ListFacts:
     """What a `TracedList` knows while tracing that its stack does not say: the
     list's name (for errors), whether some path leaves it empty, whether its
     elements had different dtypes (`max`, `min` and `xs[i]` give an element itself
-    in eager code, not its promoted value), and whether it grew in the block. Any
-    two are equal, so they never make two paths' structures differ; a staged `if`
-    joins them (`__stage_like__`)."""
+    in eager code, not its promoted value), whether it grew in the block, and
+    `dtypes`: where the branches of a staged `if` left it holding elements of
+    different dtypes (its stack holds their promotion), the dtypes `np.array` of
+    the eager list has on the paths (else None). Any two are equal, so they never
+    make two paths' structures differ; a staged `if` joins them (`__stage_like__`)."""
 
-    __slots__ = ("name", "may_be_empty", "mixed", "grown")
+    __slots__ = ("name", "may_be_empty", "mixed", "grown", "dtypes")
 
-    def __init__(self, name=None, may_be_empty=False, mixed=False, grown=False):
+    def __init__(self, name=None, may_be_empty=False, mixed=False, grown=False, dtypes=None):
         self.name, self.may_be_empty, self.mixed = name, may_be_empty, mixed
-        self.grown = grown
+        self.grown, self.dtypes = grown, dtypes
 
     def joined(self, other: "ListFacts") -> "ListFacts":
+        dtypes = (self.dtypes or frozenset()) | (other.dtypes or frozenset())
         return ListFacts(self.name if self.name == other.name else None,
                          self.may_be_empty or other.may_be_empty, self.mixed or other.mixed,
-                         self.grown or other.grown)
+                         self.grown or other.grown, dtypes or None)
 
     def but(self, **changes) -> "ListFacts":
         """These facts, with `changes`."""
@@ -125,7 +128,7 @@ class TracedList:
         a stand-in of the other's length; either leaving it empty leaves it maybe empty."""
         if type(other) is not TracedList:
             return self
-        facts = self.facts.joined(other.facts)
+        facts = self.joined(other)
         if not is_unbound(self.stack) or is_unbound(other.stack):
             return TracedList(self.stack, facts)
         shape = (0,) + tuple(d or 0 for d in other.stack.shape[1:])
@@ -135,12 +138,32 @@ class TracedList:
     def name(self) -> str:
         return self.facts.name or "the list"
 
+    def possible_dtypes(self) -> frozenset:
+        """The dtypes `np.array` of the eager list may have (one per path it took)."""
+        if self.facts.dtypes:
+            return self.facts.dtypes
+        return frozenset() if is_unbound(self.stack) else frozenset({np.dtype(self.stack.dtype)})
+
+    def joined(self, other: "TracedList") -> ListFacts:
+        """The facts of this list and `other`, the same list on two paths."""
+        dtypes = self.possible_dtypes() | other.possible_dtypes()
+        return self.facts.joined(other.facts).but(dtypes=dtypes if len(dtypes) > 1 else None)
+
+    def _grown_dtypes(self, dtype):
+        """`facts.dtypes` once elements of `dtype` are appended (None: one dtype again)."""
+        if not self.facts.dtypes:
+            return None
+        dtypes = frozenset(np.result_type(d, dtype) for d in self.facts.dtypes)
+        return dtypes if len(dtypes) > 1 else None
+
     def append(self, value) -> "TracedList":
         item = _traced(np.expand_dims(value, 0))
         if is_unbound(self.stack):
-            return TracedList(item, self.facts.but(may_be_empty=False, grown=True))
+            return TracedList(item, self.facts.but(may_be_empty=False, grown=True,
+                                                   dtypes=self._grown_dtypes(item.dtype)))
         facts = self.facts.but(may_be_empty=False, grown=True,
-                               mixed=self.facts.mixed or item.dtype != self.stack.dtype)
+                               mixed=self.facts.mixed or item.dtype != self.stack.dtype,
+                               dtypes=self._grown_dtypes(item.dtype))
         if not fits(self.stack.shape[1:], item.shape[1:]):
             raise TracingError(
                 f"list {self.name!r} holds elements of shape "
@@ -192,8 +215,11 @@ class TracedList:
             return TracedList(out.stack, out.facts.but(name=self.facts.name))
         if not isinstance(other, TracedList):
             return NotImplemented
+        dtypes = frozenset(np.result_type(a, b) for a in self.possible_dtypes()
+                           for b in other.possible_dtypes())
         facts = self.facts.but(may_be_empty=self._may_be_empty() and other._may_be_empty(),
-                               mixed=self.facts.mixed or other.facts.mixed, grown=True)
+                               mixed=self.facts.mixed or other.facts.mixed, grown=True,
+                               dtypes=dtypes if len(dtypes) > 1 else None)
         if is_unbound(other.stack) or is_unbound(self.stack):
             stack = self.stack if is_unbound(other.stack) else other.stack
             return TracedList(stack, facts)
@@ -233,7 +259,11 @@ class TracedList:
     def eager_array(self, what: str, dtype=None):
         """The stack, where NumPy reads the eager list as it. An empty list is float64
         of shape (0,): where some path leaves the list empty and its elements are not
-        float64 numbers, the graph raises `PathTypeError` when it runs on that path."""
+        float64 numbers, the graph raises `PathTypeError` when it runs on that path;
+        where `np.array` of the eager list has another dtype on another path (and no
+        `dtype` is asked for), `PathTypeError` now."""
+        if dtype is None:
+            self.one_dtype(what)
         stack = self.stacked()
         if self.facts.may_be_empty and (stack.ndim != 1 or (
                 dtype is None and stack.dtype != np.float64)):
@@ -244,6 +274,16 @@ class TracedList:
                 f"float64 of shape (0,), so the result's type depends on the path; append "
                 f"to it on every path first"))
         return stack
+
+    def one_dtype(self, what: str):
+        """`PathTypeError` where `np.array` of the eager list has a dtype per path."""
+        if self.facts.dtypes:
+            raise PathTypeError(
+                f"{what} list {self.name!r}, which holds "
+                f"{' or '.join(sorted(str(d) for d in self.facts.dtypes))} elements "
+                f"depending on the path through an `if` on a traced value"
+                f"{location_note(user_source())}: the result's type depends on the path; "
+                f"convert the elements as you append them")
 
     def nonempty(self, error: BaseException):
         """The stack, with `error` raised when the graph runs where the list is empty."""
@@ -413,8 +453,8 @@ def _sum(target, start=0):
     if is_unbound(target.stack):
         return start
     stack = target.stacked()
-    if target.facts.may_be_empty and stack.ndim != 1:  # eager: a number on the empty path
-        stack = target.eager_array("sum() of")
+    if (target.facts.may_be_empty and stack.ndim != 1) or target.facts.dtypes:
+        stack = target.eager_array("sum() of")  # eager: a number on the empty path
     if not target.facts.may_be_empty or stack.ndim != 1:
         return start + np.sum(stack, axis=0)
     return runtime.cond(dynamic_shape(stack)[0] > 0, lambda: start + np.sum(stack, axis=0),
@@ -435,10 +475,12 @@ def _array(target, dtype=None):
 
 
 def _stack(target, axis=0):
+    target.one_dtype("np.stack() of")
     return np.moveaxis(target.nonempty(ValueError("need at least one array to stack")), 0, axis)
 
 
 def _concatenate(target, axis=0):
+    target.one_dtype("np.concatenate() of")
     stack = target.nonempty(ValueError("need at least one array to concatenate"))
     if axis != 0 or stack.ndim < 2:
         raise TracingError("np.concatenate of a list filled in a staged loop is supported "
