@@ -40,9 +40,11 @@ Elements promote as `np.array` of the eager list would (`[np.int64(3)]` then
 appends give before it is traced (`settle_list_types`). What the stack cannot
 say, its `ListFacts` keep while tracing: where elements of different dtypes were
 promoted, reading one as itself (`max`, `xs[i]`, the returned list) is a
-`PathTypeError`; where some path leaves the list empty, what eager code does
-with `[]` (NumPy reads it as float64 of shape (0,), `np.stack` raises) happens
-when the graph runs on that path.
+`PathTypeError`; where branches leave it with elements of different dtypes, the
+stack holds their promotion and reading it whole (`np.sum`) is a `PathTypeError`
+until appends give it one dtype on every path; where some path leaves the list
+empty, what eager code does with `[]` (NumPy reads it as float64 of shape (0,),
+`np.stack` raises) happens when the graph runs on that path.
 """
 from __future__ import annotations
 
