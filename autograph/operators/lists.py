@@ -119,7 +119,7 @@ class TracedList:
             return cls(stack, aux)
         if aux is not None and aux.mixed:
             raise PathTypeError(
-                f"the graph returns list {aux.name or ''!r}, which holds elements of different "
+                f"the graph returns list {aux.name or 'L'!r}, which holds elements of different "
                 f"dtypes, promoted to {stack.dtype} in the graph: eager code returns each "
                 f"element as it was appended; convert the elements as you append them")
         return list(stack)  # a graph's result: the list the eager code returns
@@ -309,11 +309,11 @@ class TracedList:
         return self.stack
 
     def __len__(self):
-        raise TracingError("len() of a list filled in a staged loop is a traced value; "
-                           "use ag.shape(np.stack(xs))[0]")
+        raise TracingError("len() of a list filled in a staged loop or if is a traced "
+                           "value; use ag.shape(np.stack(xs))[0]")
 
     def __iter__(self):
-        raise TracingError("a list filled in a staged loop has a traced length, so Python "
+        raise TracingError("a list filled in a staged loop or if has a traced length, so Python "
                            "cannot iterate over it here; iterate over it in converted code "
                            "(a `for` loop or a comprehension) or over np.stack(xs)")
 
@@ -353,8 +353,9 @@ def shape_text(shape) -> str:
 def _numbers(target: TracedList, what: str):
     stack = target.stacked()
     if stack.ndim != 1:
-        raise TracingError(f"{what} a list of arrays filled in a staged loop is not supported "
-                           f"(Python compares arrays element-wise); use NumPy on np.stack(xs)")
+        raise TracingError(f"{what} a list of arrays filled in a staged loop or if is not "
+                           f"supported (Python compares arrays element-wise); use NumPy on "
+                           f"np.stack(xs)")
     return stack
 
 
@@ -485,7 +486,7 @@ def _concatenate(target, axis=0):
     target.one_dtype("np.concatenate() of")
     stack = target.nonempty(ValueError("need at least one array to concatenate"))
     if axis != 0 or stack.ndim < 2:
-        raise TracingError("np.concatenate of a list filled in a staged loop is supported "
+        raise TracingError("np.concatenate of a list filled in a staged loop or if is supported "
                            "along axis 0 only")
     return np.reshape(stack, (-1, *stack.shape[2:]))
 
