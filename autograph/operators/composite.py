@@ -26,6 +26,9 @@ block's containers are read-only while it traces; one written in place
 (`d["w"] += 1`, `obj.W.fill(v)`) has the block traced again with them traced
 (an array another local name shares memory with: `TracingError` naming it).
 
+A list of an `if`'s state that the branches leave with different lengths (or
+that one fills in a staged loop) has the `if` traced again with it stacked: a
+`TracedList` (`lists.stage_list`), unless another name holds the same list.
 What Python would leave and a graph cannot follow is a `TracingError`: a key,
 attribute or list length present after one branch and not the other (or
 changed by a staged loop), and a container changed in place on one path and
@@ -61,7 +64,7 @@ from .containers import (
     write_back,
 )
 from .in_place import read_only
-from .lists import TracedList
+from .lists import TracedList, fits, shape_text, stage_list
 
 
 class _Frames(threading.local):
@@ -98,12 +101,15 @@ def is_threaded(target) -> bool:
 
 class _Retry(AutographError):
     """`block` must be traced again, carrying `containers` too (or keeping `list_name`
-    a list): raised where a trace writes a container the block does not carry yet."""
+    a list, or stacking the list at state index `stack`, which is refused with
+    `refusal` where it cannot be): raised where a trace writes a container the block
+    does not carry yet, or an `if`'s branches leave a list with different lengths."""
 
-    def __init__(self, block, containers=(), list_name=None, lift=False):
+    def __init__(self, block, containers=(), list_name=None, lift=False, stack=None,
+                 refusal="", cast=None):
         super().__init__("retrace")
         self.block, self.containers, self.list_name = block, list(containers), list_name
-        self.lift = lift
+        self.lift, self.stack, self.refusal, self.cast = lift, stack, refusal, cast
 
 
 class Block:
@@ -117,8 +123,10 @@ class Block:
     """
 
     def __init__(self, state: tuple, names: tuple, loop: bool = False, extra=(),
-                 lift: bool = False):
+                 lift: bool = False, stacked=frozenset(), casts=None):
         self.n, self.loop = len(state), loop
+        self.stacked = stacked           # state paths of the lists an `if` stacks
+        self.casts = casts or {}         # path -> (dtype, dtypes) of lists it promotes
         self.names = tuple(names) + tuple(label for label, _ in extra)
         self.extra = [c for _, c in extra]
         self.origins: dict = {}          # path -> the user's container there
@@ -172,6 +180,8 @@ class Block:
                                  lift=True) from error
             if not result_is_state or not isinstance(out, tuple):
                 return out
+            out = _stack_lists(out, self.stacked, self._label)  # a branch's new list too
+            out = _cast_lists(out, self.casts)
             packed = pack(tuple(out) + tuple(self.extra),
                           lambda path, c: self._record(path, frame.get(id(c))),
                           cycle_leaf=lambda c: _origin_or_self(frame, c))
@@ -236,13 +246,51 @@ class Block:
             return
         for i, (a, b) in enumerate(zip(reference, packed)):
             problem = difference(a, b, self._label((i,)))
+            if not self.loop and i < self.n:
+                problem = self._check_list((i,), a, b) or problem
             if problem:
-                where = ("a loop on a traced value changes it" if self.loop else
-                         "it differs between the branches of an `if` on a traced value")
+                raise TracingError(self._refusal(problem))
+
+    def _refusal(self, problem: str) -> str:
+        where = ("a loop on a traced value changes it" if self.loop else
+                 "it differs between the branches of an `if` on a traced value")
+        return (f"{problem}: {where}{location_note(user_source())}, which a graph "
+                f"cannot follow; give the container the same keys, attributes and "
+                f"length on every path (set them before the block)")
+
+    def _check_list(self, path, a, b) -> str:
+        """A list of the state (or in a tuple of it, as a `return`'s value) that two
+        branches leave with different lengths (or one filled in a staged loop, the
+        other not) has the `if` traced again with it stacked (`_Retry(stack=path)`);
+        two stacks must hold elements of one shape."""
+        if type(a) is tuple and type(b) is tuple and len(a) == len(b):
+            return next(filter(None, (self._check_list(path + (k,), x, y)
+                                      for k, (x, y) in enumerate(zip(a, b)))), "")
+        label = self._label(path)
+        kinds = {type(a), type(b)}
+        if kinds == {list} and len(a) != len(b):
+            problem = f"list {label!r} has length {len(a)} on one path and {len(b)} on another"
+        elif kinds == {list, TracedList}:
+            problem = f"list {label!r} is filled in a staged loop on one path and not on another"
+        elif kinds == {TracedList}:
+            shapes = [v.stack.shape[1:] for v in (a, b) if isinstance(v.stack, Tracer)]
+            dtypes = a.possible_dtypes() | b.possible_dtypes()
+            if len(shapes) == 2 and fits(*shapes) and len(dtypes) > 1 \
+                    and a.stack.dtype != b.stack.dtype and path not in self.casts:
+                raise _Retry(self, cast=(path, np.result_type(*dtypes), dtypes))
+            if len(shapes) == 2 and not fits(*shapes):
                 raise TracingError(
-                    f"{problem}: {where}{location_note(user_source())}, which a graph "
-                    f"cannot follow; give the container the same keys, attributes and "
-                    f"length on every path (set them before the block)")
+                    f"list {label!r} holds elements of shape {shape_text(shapes[0])} on one "
+                    f"path of an `if` on a traced value and {shape_text(shapes[1])} on "
+                    f"another{location_note(user_source())}: a list whose length depends "
+                    f"on the path is one stacked array, which cannot hold both; append "
+                    f"arrays of one shape")
+            return ""
+        else:
+            return ""
+        if path in self.stacked:
+            return problem
+        raise _Retry(self, stack=path, refusal=self._refusal(problem))
 
     def changed_outside(self) -> list:
         """The local containers the block does not carry that its traces changed."""
@@ -254,8 +302,22 @@ class Block:
         changed = self.changed_outside()
         if changed:
             raise _Retry(self, changed)
+        result = tuple(self._list_facts(i, v) for i, v in enumerate(result))
         restored = tuple(self._restore(v, (i,)) for i, v in enumerate(result))
         return restored[:self.n]
+
+    def _list_facts(self, i, value):
+        """A `TracedList` of the result, knowing what every trace learnt of it (whether a
+        path leaves it empty, or appends elements of another dtype: a loop's result has
+        the structure its state had before the loop)."""
+        if not isinstance(value, TracedList):
+            return value
+        facts = value.facts
+        for tree in self.trees:
+            if i < len(tree) and isinstance(tree[i], TracedList):
+                facts = facts.joined(tree[i].facts) if self.loop else \
+                    TracedList(value.stack, facts).joined(tree[i])
+        return TracedList(value.stack, facts)
 
     def undo_outside(self):
         """Puts back the local containers a trace changed without the block carrying them."""
@@ -344,20 +406,39 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
     mark = len(builder.eqns)
     extra: dict = {}      # id -> (label, container) carried besides the state
     lists: set = set()    # names of lists whose items a loop writes
+    stacked: set = set()  # state paths of lists an `if` stacks (their length depends on the path)
+    casts: dict = {}      # state path -> (dtype, dtypes) of lists an `if` leaves with two dtypes
     lift = False          # the concrete arrays inside its containers are traced
     for _ in range(_MAX_RETRACES):
-        block = Block(state, names, loop, list(extra.values()), lift)
+        block = Block(state, names, loop, list(extra.values()), lift, frozenset(stacked),
+                      dict(casts))
         packed = block.packed
         if stack_lists is not None:
-            stacked = stack_lists(packed[:len(state)])
-            packed = tuple(v if i >= len(state) or names[i] in lists else stacked[i]
+            staged = stack_lists(packed[:len(state)], names)
+            packed = tuple(v if i >= len(state) or names[i] in lists else staged[i]
                            for i, v in enumerate(packed))
+        packed = _stack_lists(packed, stacked, block._label)
         try:
-            return block.restore(stage(block, packed))
+            result = block.restore(stage(block, packed))
+            for i, value in enumerate(result):  # a loop's appends, not seen by an alias
+                if loop and type(state[i]) is list and isinstance(value, TracedList) \
+                        and value.facts.grown:
+                    _check_unshared(state[i], names[i], (
+                        f"list {names[i]!r} grows in a loop on a traced value"
+                        f"{location_note(user_source())}, so the graph holds it as one "
+                        f"stacked array"))
+            return result
         except _Retry as retry:
             block.undo_outside()
             if retry.block is not block:
                 raise
+            if retry.cast is not None:
+                path, dtype, dtypes = retry.cast
+                casts[path] = (dtype, dtypes)
+            if retry.stack is not None:
+                _check_unshared(_at(state, retry.stack), block._label(retry.stack),
+                                retry.refusal)
+                stacked.add(retry.stack)
             if retry.list_name is not None:
                 if retry.list_name in lists or retry.list_name not in names:
                     raise TracingError(
@@ -373,6 +454,59 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
             del builder.eqns[mark:]
     raise TracingError(f"a staged block kept finding containers to carry"
                        f"{location_note(user_source())}")
+
+
+def _at(state: tuple, path: tuple):
+    for key in path:
+        state = state[key]
+    return state
+
+
+def _stack_lists(state: tuple, paths, label) -> tuple:
+    """`state` with the Python lists at `paths` (through tuples) as `TracedList`s."""
+    def at(value, path, rest):
+        if not rest:
+            return stage_list(value, label(path)) if type(value) is list else value
+        if type(value) is not tuple or rest[0] >= len(value):
+            return value
+        return tuple(at(v, path + (k,), rest[1:]) if k == rest[0] else v
+                     for k, v in enumerate(value))
+    for path in paths:
+        state = at(state, (), path)
+    return state
+
+
+def _cast_lists(state: tuple, casts: dict) -> tuple:
+    """`state` with the `TracedList`s at the paths of `casts` holding their elements'
+    promotion (`np.result_type` of the dtypes the branches give them, as a loop's
+    list does), knowing the dtypes `np.array` of the eager list has on each path."""
+    def at(value, rest, dtype, dtypes):
+        if rest:
+            if type(value) is not tuple or rest[0] >= len(value):
+                return value
+            return tuple(at(v, rest[1:], dtype, dtypes) if k == rest[0] else v
+                         for k, v in enumerate(value))
+        if not isinstance(value, TracedList):
+            return value
+        stack = value.stack
+        if isinstance(stack, Tracer) and stack.dtype != dtype:
+            stack = stack.astype(dtype)
+        return TracedList(stack, value.facts.but(dtypes=dtypes, mixed=True))
+    for path, (dtype, dtypes) in casts.items():
+        state = at(state, path, dtype, dtypes)
+    return state
+
+
+def _check_unshared(value, name, refusal):
+    """`TracingError` (`refusal`) where another local name or container holds the list
+    `value` that an `if` stacks: NumPy's appends would show through it, the stack not."""
+    if type(value) is not list:
+        return
+    for local, v in _user_locals().items():
+        for container, label in containers_in(v, local):
+            if container is value and label != name:
+                raise TracingError(f"{refusal}; {label!r} is the same list, so it cannot be "
+                                   f"held as a stacked array either")
 
 
 def _writeable(value) -> bool:
@@ -421,6 +555,11 @@ def _shares(a, b) -> bool:
         return np.shares_memory(a, b, max_work=10_000)
     except np.exceptions.TooHardError:
         return True
+
+
+def in_staged_block() -> bool:
+    """True while a staged `if`'s branch or a staged loop's body is being traced."""
+    return bool(_frames.stack)
 
 
 def _innermost():
