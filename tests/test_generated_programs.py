@@ -678,8 +678,7 @@ def f(n, k, x, p):
 
 @pytest.mark.parametrize("block", [
     "for j in range(n):\n        L.append(x[j % 3])",
-    "if k > 0:
-        L.append(x.max())",
+    "if k > 0:\n        L.append(x.max())",
     "s = s + 1.0",     # np.sum of a Python list of traced values
 ])
 def test_list_appended_in_staged_block_read_by_np_sum(program_dir, block):
