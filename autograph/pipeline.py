@@ -7,6 +7,7 @@ from .converters import (
                          calls,
                          conditional_expressions,
                          fors,
+                         in_place_calls,
                          ifs,
                          lists,
                          logical,
@@ -22,6 +23,8 @@ PIPELINE = (
     ("writes", writes),
     # `xs.append(v)` rebinds xs, so loops below see the list as state they change.
     ("lists", lists),
+    # `t.fill(v)`, `np.add(a, b, out=t)` rebind t, like the writes above.
+    ("in_place_calls", in_place_calls),
     # `break`/`continue`, then `return`: they become flags and guarding `if`s,
     # which the control-flow converters below then convert like any other `if`.
     ("breaks", breaks),

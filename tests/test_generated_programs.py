@@ -637,10 +637,7 @@ def f(n, k, x, p):
 
 @pytest.mark.parametrize("update", [
     "t += x", "t *= x; t -= k", "t //= 0.5",
-    pytest.param("np.add(t, x, out=t)", marks=pytest.mark.xfail(
-        strict=True, reason="#12: `np.add(t, v, out=t)` as a call on a local NumPy array "
-                            "with a traced `v`, in straight-line code, does not rebind `t`: "
-                            "refused with a TracingError")),
+    "np.add(t, x, out=t)", "t.fill(x[1]); t.sort()", "np.maximum(t, x, out=t)",
 ])
 def test_in_place_update_of_local_array_by_traced_value(program_dir, update):
     check_source(f"""

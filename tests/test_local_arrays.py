@@ -55,6 +55,37 @@ def test_an_augmented_assignment_of_a_traced_value_rebinds_the_local_array(fn, a
     assert_as_eager(fn, *args)
 
 
+def written_by_calls(x, n):
+    t = np.zeros(3)
+    t.fill(x.sum())                  # a traced value: t becomes traced
+    u = np.empty(3)
+    np.add(x, t, out=u)
+    v = np.ones(3)
+    np.multiply(v, 2.0, out=v)       # NumPy values only: as Python
+    w = x * 1.0
+    w.sort()
+    for i in range(n):
+        u.fill(x[i])
+    return t, u, v, w
+
+
+G = np.zeros(3)
+
+
+def fills_a_global(x):
+    G.fill(1.0)                      # not a local name: written as Python, not rebound
+    return x + G
+
+
+@pytest.mark.parametrize("fn, args", [
+    (written_by_calls, (np.array([3.0, 1.0, 2.0]), np.int64(2))),
+    (written_by_calls, (np.array([3.0, 1.0, 2.0]), np.int64(0))),
+    (fills_a_global, (np.array([3.0, 1.0, 2.0]),)),
+])
+def test_calls_that_write_a_local_array_rebind_it(fn, args):
+    assert_as_eager(fn, *args)
+
+
 def float_into_int(x):
     t = np.zeros(3, np.int64)
     t += x

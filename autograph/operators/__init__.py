@@ -1,10 +1,10 @@
 """The functions converted code calls (as `ag__.*`): Python on concrete values, staged on traced ones."""
-from . import local_arrays  # noqa: F401 - `t op= traced` on a local NumPy array
 from .calls import converted_call
 from .conditionals import if_exp, if_stmt
 from .effects import assert_, print_
 from .exceptions import caught, try_region
 from .lists import list_append, list_comp
+from .local_arrays import method_in_place, out_call
 from .logical import and_, compare_chain, not_, or_
 from .loops import enumerate_, for_stmt, range_, while_stmt, zip_
 from .undefined import Placeholder, Undefined, bound_or_undefined, ld
@@ -13,6 +13,6 @@ from .writes import augmented, check_global_write, setattr_, setitem, slice_
 __all__ = [
     "Placeholder", "Undefined", "and_", "assert_", "augmented", "bound_or_undefined", "caught",
     "check_global_write", "compare_chain", "converted_call", "enumerate_", "for_stmt", "if_exp",
-    "if_stmt", "ld", "list_append", "list_comp", "not_", "or_", "print_", "range_", "setattr_",
-    "setitem", "slice_", "try_region", "while_stmt", "zip_",
+    "if_stmt", "ld", "list_append", "list_comp", "method_in_place", "not_", "or_", "out_call",
+    "print_", "range_", "setattr_", "setitem", "slice_", "try_region", "while_stmt", "zip_",
 ]

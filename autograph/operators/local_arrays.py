@@ -1,4 +1,4 @@
-"""`t op= v` on a NumPy array of a local name, with a traced `v`: the name is rebound.
+"""A NumPy array of a local name written with a traced value: the name is rebound.
 
     t = np.zeros(3)       # a NumPy array made while tracing
     t -= y                # y traced: NumPy calls np.subtract(t, y, out=t)
@@ -8,8 +8,9 @@ assignment returns back into its target, so the traced result (cast to t's
 dtype, with NumPy's casting and broadcasting errors) is what `t` is bound to
 afterwards. That is NumPy's answer as long as nothing else sees the array:
 another local name bound to it, or to memory it shares (`u = t`, `w = t[1:]`),
-is a `TracingError` naming both (`aliases.py`). `np.subtract(t, y, out=t)`
-written as a call does not rebind `t`, and stays refused.
+is a `TracingError` naming both (`aliases.py`). The converter rebinds `t` for
+the calls that write it as statements too (`converters/in_place_calls.py`):
+`t.fill(v)`, `t.sort()` (`method_in_place`) and `np.add(a, v, out=t)` (`out_call`).
 """
 from __future__ import annotations
 
@@ -21,8 +22,11 @@ import numpy as np
 import runtime.dispatch
 from runtime.tracer_value import Tracer
 
+from runtime import current_builder
+
 from .aliases import alias_error
-from .in_place import shares_memory, user_frame
+from .calls import converted_call
+from .in_place import shares_memory, user_frame, user_locals
 
 
 def rebound_out(ufunc, out, result, inputs):
@@ -35,13 +39,55 @@ def rebound_out(ufunc, out, result, inputs):
     names = [name for name, value in frame.f_locals.items() if value is out]
     if not names:
         return None
-    for name, value in frame.f_locals.items():
-        if name != names[0] and shares_memory(out, value):
-            raise alias_error(names[0], name, f"{names[0]} {operator} ...")
+    _check_alone(out, names[0], f"{names[0]} {operator} ...", frame.f_locals)
     _check_like_numpy(ufunc, out, inputs)
+    return _as_out(result, out)
+
+
+def _check_alone(array, name, how, scope) -> None:
+    """`TracingError` where another name of `scope` shares memory with `array`."""
+    for other, value in scope.items():
+        if other != name and shares_memory(array, value):
+            raise alias_error(name, other, how)
+
+
+def _as_out(result, out):
+    """The traced `result` as NumPy writes it into `out` (broadcast, cast)."""
     if result.shape != out.shape:
         result = np.broadcast_to(result, out.shape)
     return result if result.dtype == out.dtype else result.astype(out.dtype)
+
+
+def method_in_place(target, method: str, args: tuple, kwargs: dict, label: str):
+    """`target.method(*args, **kwargs)` as a statement (`t.fill(v)`): what `target`'s name
+    is bound to afterwards. A NumPy array written with a traced value becomes traced."""
+    if type(target) is np.ndarray and _traced(args, kwargs):
+        if not target.flags.writeable:  # NumPy's error: a staged block's probe lifts it
+            raise ValueError("assignment destination is read-only")
+        _check_alone(target, label, f"{label}.{method}(...)", user_locals())
+        builder = current_builder()
+        target = Tracer(builder, builder.const(target))
+    converted_call(getattr(target, method), args, kwargs)
+    return target
+
+
+def out_call(function, args: tuple, kwargs: dict, label: str):
+    """`function(*args, out=t, ...)` as a statement: what `t` is bound to afterwards. A
+    ufunc writing a traced result into a NumPy array gives it, as NumPy writes it."""
+    out = kwargs["out"]
+    if type(out) is np.ndarray and isinstance(function, np.ufunc) and _traced(args, kwargs):
+        if not out.flags.writeable:
+            raise ValueError("output array is read-only")
+        _check_alone(out, label, f"{function.__name__}(..., out={label})", user_locals())
+        rest = {k: v for k, v in kwargs.items() if k != "out"}
+        _check_like_numpy(function, out, args)
+        return _as_out(converted_call(function, args, rest), out)
+    converted_call(function, args, kwargs)
+    return out
+
+
+def _traced(args, kwargs) -> bool:
+    return any(isinstance(x, Tracer) for x in (*args, *kwargs.values()))
 
 
 def _check_like_numpy(ufunc, out, inputs) -> None:

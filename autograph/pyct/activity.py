@@ -24,7 +24,7 @@ import gast
 from .transformer import ExpressionVisitor
 
 
-IN_PLACE_METHODS = frozenset({"fill", "sort"})  # `t.fill(v)`: a write of the name t
+IN_PLACE_METHODS = frozenset({"fill", "sort", "partition", "put"})  # `t.fill(v)`: writes t
 
 
 @dataclasses.dataclass
