@@ -27,14 +27,11 @@ GRAMMAR = {  # on: passes today; off: the construct fails today (see test_genera
     #                           view made in a staged block of an array the block does not
     #                           assign, written there (TracingError naming both)
     "item_writes": False,     # `y[i] = v`, `M[i, :] -= v` in staged blocks: refused (#12)
-    "local_arrays": False,    # `t = np.zeros(3)`, then `t += x` in straight-line code: refused
-    #                           (TracingError); in staged blocks `t += v`, `t.fill`, `out=t` pass
-    "python_numbers": False,  # Python int/float/bool/complex as loop state: ~1% of programs
-    #                           differ where a Python number joins a NumPy value of its kind
-    #                           on one path only (`q = q + x.max()` in one branch): the graph
-    #                           gives it the NumPy type on every path (#12, open)
-    "list_appends": False,    # lists appended in staged loops, read every way (#12); `sum(L)`
-    #                           never finishes tracing: such a program fails at TIME_LIMIT
+    "local_arrays": True,     # `t = np.zeros(3)`, then `t += x`, `t.fill`, `out=t`, `t.sort()`
+    "python_numbers": True,   # Python int/float/bool/complex as loop state; a value whose type
+    #                           depends on the path in a way NumPy promotes differently is a
+    #                           PathTypeError, which check_program accepts as the graph's answer
+    "list_appends": True,     # lists appended in staged loops and `if`s, read every way
 }
 _ON = os.environ.get("AG_GRAMMAR", "")
 GRAMMAR.update({name: True for name in GRAMMAR if _ON == "all" or name in _ON.split(",")})
