@@ -23,6 +23,7 @@ silently different answer.
 from __future__ import annotations
 
 import contextlib
+import functools
 import weakref
 
 import numpy as np
@@ -70,12 +71,13 @@ class BranchAliases:
                 link_where(result, base, Tracer(self.builder, flag_outputs[flag].node))
 
 
-# id(a conditional view) -> (a weak reference to it, the bool Tracer saying where it is its
-# base); an entry whose view died (its id reused) is ignored
+# id(a conditional view) -> (a weak reference to it, a function giving the bool Tracer saying
+# where it is its base); an entry whose view died (its id reused) is ignored
 _flags: dict = {}
 
 
 def _flag_of(view):
+    """The function giving the flag of the conditional view `view`, or None."""
     entry = _flags.get(id(view))
     if entry is None or entry[0]() is not view:
         return None
@@ -109,26 +111,27 @@ def _flag_in_branch(leaf, root, builder):
     """np.True_ where `leaf` is `root`; the conjunction of the flags of the conditional
     views between them (built in `builder`); None where one of them is another kind of
     view."""
-    flags = _flags_between(leaf, root)
-    if flags is None or not flags:
-        return None if flags is None else np.True_
+    thunks = _flags_between(leaf, root)
+    if thunks is None or not thunks:
+        return None if thunks is None else np.True_
     with builder if current_builder() is not builder else contextlib.nullcontext():
-        flag = flags[0]
-        for other in flags[1:]:
-            flag = np.logical_and(flag, other)
+        flag = thunks[0]()
+        for other in thunks[1:]:
+            flag = np.logical_and(flag, other())
     return flag
 
 
 def _flags_between(leaf, root):
-    """The flags of the conditional views from `leaf` down to `root`, or None."""
-    flags = []
+    """The functions giving the flags of the conditional views from `leaf` down to `root`,
+    or None where one of them is another kind of view."""
+    thunks = []
     while leaf is not root:
-        flag = _flag_of(leaf)
-        if flag is None or leaf.view.derive is None:
+        thunk = _flag_of(leaf)
+        if thunk is None or leaf.view.derive is None:
             return None
-        flags.append(flag)
+        thunks.append(thunk)
         leaf = leaf.view.base
-    return flags
+    return thunks
 
 
 def loop_aliases(results: list, initial: list, body, carried: list, builder) -> tuple:
@@ -186,16 +189,18 @@ def flag_passing(out, input_):
 def link_where(result, base, flag) -> None:
     """Links `result` as the conditional view that is `base` where the bool Tracer `flag` is."""
     link(result, base, lambda: flag)
-    _flags[id(result)] = (weakref.ref(result), flag)
 
 
 def link(result, base, taken=None) -> None:
     """Links `result` as a view of `base`: conditional (it is `base` where the bool Tracer
-    `taken()` is true), or, without `taken`, one that cannot be followed."""
+    `taken()` gives is true; computed once, when first needed), or, without `taken`, one
+    that cannot be followed."""
     if taken is None:
         views.link(result, base, None)
     else:
+        taken = functools.cache(taken)
         views.link(result, base, _conditional(taken, result))
+        _flags[id(result)] = (weakref.ref(result), taken)
     result.builder.shares_memory.update((result.node.id, base.node.id))
 
 
