@@ -64,7 +64,14 @@ class View(NamedTuple):
 
 
 def link(view, base, rule) -> None:
-    """Records that the Tracer `view` is a view of the Tracer `base`, by `rule`'s result."""
+    """Records that the Tracer `view` is a view of the Tracer `base`, by `rule`'s result.
+
+    A view made in a staged block of an outer value the block has an input
+    standing for (`link_inputs`) views that input, so that a write reaches it.
+    """
+    if base.builder is not view.builder and view.builder.stand_ins:
+        inner = inner_version(view.builder, base)
+        base = base if inner is None else inner
     if rule is None:
         view.view = View(base, None, None)
     else:
@@ -135,7 +142,13 @@ def write(target, result, what: str) -> None:
     chain = [target]
     while chain[-1].view is not None:
         view = chain[-1].view
-        if view.derive is None or view.base.builder is not target.builder:
+        if view.derive is not None and view.base.builder is not target.builder:
+            view = _inner_view(target.builder, chain[-1], view)
+            if view is None:  # a value of an enclosing graph the block does not carry yet
+                outer = chain[-1].view.base
+                raise CarryNeeded(root_of(outer), target.builder,
+                                  _unfollowed(target, chain[-1], outer, what))
+        if view.derive is None:
             raise _unfollowed(target, chain[-1], view.base, what)
         chain.append(view.base)
     for t in family(target):  # the views of this graph (those of finished blocks are dead)
@@ -150,6 +163,40 @@ def write(target, result, what: str) -> None:
     _derive_again(chain[-1], written, target.builder)
 
 
+def _inner_view(builder, view, how):
+    """`view`, a view of an enclosing graph's value, made a view of the input of `builder`'s
+    graph standing for that value (the block carries it); None where none stands for it."""
+    if not builder.stand_ins:
+        return None
+    base = inner_version(builder, how.base)
+    if base is None:
+        return None
+    view.view = View(base, how.derive, how.scatter, how.contiguous)
+    views = base.views
+    if views is None:
+        views = base.views = []
+    views.append(weakref.ref(view))
+    return view.view
+
+
+class CarryNeeded(TracingError):
+    """A staged block must be traced again carrying `value` as its state.
+
+    Raised where a trace of the block (its graph is `builder`'s) writes in place,
+    through a view, a value of an enclosing graph that no input of the block
+    stands for (`write`), or writes its state while reading, from before the
+    block, a value sharing its memory (`refuse_stale_reads`). `value` is the
+    root of that memory: an enclosing graph's Tracer. The code staging the block
+    (autograph's `staged_block`) catches it and traces again with `value` as
+    extra state, written back after the block as any state written in place
+    (`runtime.tracing.write_through`); uncaught, it is the `TracingError` it says.
+    """
+
+    def __init__(self, value, builder, refusal: TracingError):
+        super().__init__(str(refusal))
+        self.value, self.builder, self.refusal = value, builder, refusal
+
+
 def _derive_again(base, written, builder) -> None:
     for v in live_views(base):
         if v.builder is not builder:
@@ -159,8 +206,12 @@ def _derive_again(base, written, builder) -> None:
         _derive_again(v, written, builder)
 
 
-def _name(t) -> str:
+def name_of(t) -> str:
+    """The Tracer t's name for messages: `'y'`, or "a traced value"."""
     return repr(t.node.name) if t.node.name else "a traced value"
+
+
+_name = name_of
 
 
 def _unfollowed(target, view, base, what) -> TracingError:
@@ -245,9 +296,9 @@ def refuse_stale_reads(written: list, traces: list) -> None:
             for outer, _ in traced.builder.captures:
                 other = sharing.get(getattr(outer, "id", None))
                 if other is not None:
-                    raise TracingError(
+                    raise CarryNeeded(root_of(target), traced.builder, TracingError(
                         f"{_name(target)} is written in place inside a staged `if` or loop"
                         f"{location_note(user_source())}, and {_name(other)}, which shares "
                         f"its memory, is read there as it was before the block: NumPy would "
                         f"show the write; make {_name(other)} state of the block (assign it "
-                        f"there) or copy the view before the block")
+                        f"there) or copy the view before the block"))

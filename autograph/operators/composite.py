@@ -42,7 +42,7 @@ import threading
 
 import numpy as np
 
-from runtime import Tracer, TracingError, current_builder
+from runtime import Tracer, TracingError, current_builder, views
 from runtime.errors import AutographError
 from runtime.source import is_library_file, location_note, user_source
 from runtime.tree import flatten
@@ -60,7 +60,7 @@ from .containers import (
     set_contents,
     write_back,
 )
-from .in_place import read_only
+from .in_place import carried, carrying, read_only
 from .lists import TracedList
 
 
@@ -172,7 +172,7 @@ class Block:
                                  lift=True) from error
             if not result_is_state or not isinstance(out, tuple):
                 return out
-            packed = pack(tuple(out) + tuple(self.extra),
+            packed = pack(tuple(out) + tuple(map(carried, self.extra)),
                           lambda path, c: self._record(path, frame.get(id(c))),
                           cycle_leaf=lambda c: _origin_or_self(frame, c))
         finally:
@@ -354,6 +354,13 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
                            for i, v in enumerate(packed))
         try:
             return block.restore(stage(block, packed))
+        except views.CarryNeeded as error:  # a view of a traced array it does not carry
+            carry = carrying(error, builder, packed)
+            if carry is None:
+                raise
+            block.undo_outside()
+            extra.setdefault(id(carry[1]), carry)
+            del builder.eqns[mark:]
         except _Retry as retry:
             block.undo_outside()
             if retry.block is not block:

@@ -21,11 +21,42 @@ import threading
 
 import numpy as np
 
-from runtime import Tracer, TracingError, current_builder
+from runtime import Tracer, TracingError, current_builder, views
 from runtime.ops.subgraphs import undeferred_errors
 from runtime.source import is_library_file, location_note, user_source
+from runtime.tree import flatten
 
 from . import aliases
+
+def carried(value):
+    """What a trace of a staged block returns for `value`, an entry of its state it
+    carries besides the user's (`carrying`): for a traced array of an enclosing graph,
+    the input standing for it (written in place by the trace, or not)."""
+    if isinstance(value, Tracer):
+        builder = current_builder()
+        if builder is not value.builder and builder.stand_ins:
+            inner = views.inner_version(builder, value)
+            return value if inner is None else inner
+    return value
+
+
+def carrying(error, builder, state) -> tuple | None:
+    """`(label, array)` where `error` says that the staged block staged in `builder`'s
+    graph must carry a traced array of it (or of an enclosing graph) as state: a view of
+    it was written in the block (`runtime.views.CarryNeeded`). None where `error` is
+    not about this block; the refusal it holds where the block carries the array already.
+
+        y = x * 2.0
+        for i in range(n):     # traced again with `y` as state, written back after
+            w = y[1:]
+            w += 0.5           # NumPy writes y through w
+    """
+    if not isinstance(error, views.CarryNeeded) or error.builder.parent is not builder:
+        return None
+    if any(leaf is error.value for leaf in flatten(state)[0]):
+        raise error.refusal from None
+    return (error.value.node.name or "array"), error.value
+
 
 def staged_writing(stage, state: tuple, names: tuple):
     """`stage(state)`, run again with the arrays of `state` traced if it wrote one.
