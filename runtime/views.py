@@ -31,6 +31,18 @@ graph h(x:i64[3]) {
 A view NumPy may or may not make (a reshape of a strided view), or one that
 is read-only (`np.broadcast_to`), has a `View` with no rules: writing its
 family is a `TracingError` naming the values, never a silent wrong answer.
+
+In a staged `if` or loop, a view of a value of the enclosing graph views the
+block's input standing for that value (`link_inputs`, `inner_version`). Where
+no input stands for it, a write through the view cannot reach it from the
+block's graph: `write` raises `CarryNeeded`, and autograph traces the block
+again carrying the array that owns the memory as extra state, which the block
+writes and `runtime.tracing.write_through` writes back after it:
+
+    y = x * 2.0
+    for i in range(n):     # n traced; the loop carries y besides i
+        w = y[1:]          # a view of the loop's input for y
+        w += 0.5           # writes that input; y after the loop holds it
 """
 from __future__ import annotations
 
@@ -186,7 +198,8 @@ class CarryNeeded(TracingError):
     through a view, a value of an enclosing graph that no input of the block
     stands for (`write`), or writes its state while reading, from before the
     block, a value sharing its memory (`refuse_stale_reads`). `value` is the
-    root of that memory: an enclosing graph's Tracer. The code staging the block
+    root of that memory as the graph enclosing the block has it (the input of an
+    enclosing block standing for it, where one does). The code staging the block
     (autograph's `staged_block`) catches it and traces again with `value` as
     extra state, written back after the block as any state written in place
     (`runtime.tracing.write_through`); uncaught, it is the `TracingError` it says.
@@ -194,7 +207,8 @@ class CarryNeeded(TracingError):
 
     def __init__(self, value, builder, refusal: TracingError):
         super().__init__(str(refusal))
-        self.value, self.builder, self.refusal = value, builder, refusal
+        self.value = _nearest_version(builder.parent, value)  # as the block's graph has it
+        self.builder, self.refusal = builder, refusal
 
 
 def _derive_again(base, written, builder) -> None:
@@ -222,7 +236,9 @@ def _unfollowed(target, view, base, what) -> TracingError:
         hint = (f"write `{b}` itself in the block (`{b}[...] = ...`), or copy the view "
                 f"(`{v} = {v}.copy()`) to write only it")
     else:
-        reason = (f"{_name(view)} shares memory with {_name(base)} in a way the graph "
+        shared = _name(base) if base.node.name or root_of(base) is base else \
+            f"a view of {_name(root_of(base))}"
+        reason = (f"{_name(view)} shares memory with {shared} in a way the graph "
                   f"cannot follow (a reshape of a strided view, a broadcast, or an index "
                   f"that may be a 0-d array, which copies)")
         hint = "copy one of them first (`y = y.copy()`)"
@@ -253,10 +269,9 @@ def link_inputs(builder, outer: list, inner: list) -> None:
 def inner_version(builder, x):
     """The value of `builder`'s graph standing for the outer Tracer x: the input that
     stands for it, or x derived from the input standing for its base; None if none."""
-    known = builder.stand_ins.get(id(x))
-    if known is not None and known[0] is x:
-        builder.used_stand_ins.add(id(known[1]))
-        return known[1]
+    nearest = _nearest_version(builder, x)
+    if nearest.builder is builder:
+        return nearest
     if x.view is None or x.view.derive is None:
         return None
     base = inner_version(builder, x.view.base)
@@ -265,6 +280,21 @@ def inner_version(builder, x):
     view = x.view.derive(base)
     link(view, base, (x.view.derive, x.view.scatter, x.view.contiguous))
     return view
+
+
+def _nearest_version(builder, x):
+    """x as `builder`'s graph has it through the inputs of the blocks between: the input
+    standing for x, or for the input of an enclosing block standing for it (nearest
+    first); else the nearest such enclosing input, else x."""
+    if builder is None or builder is x.builder:
+        return x
+    outer = _nearest_version(builder.parent, x)
+    for version in (x, outer):
+        known = builder.stand_ins.get(id(version))
+        if known is not None and known[0] is version:
+            builder.used_stand_ins.add(id(known[1]))
+            return known[1]
+    return outer
 
 
 def rebound_in_loop(written) -> TracingError:
@@ -278,10 +308,11 @@ def rebound_in_loop(written) -> TracingError:
 
 
 def refuse_stale_reads(written: list, traces: list) -> None:
-    """`TracingError` where a staged block writes a value of the enclosing graph in place
+    """`CarryNeeded` where a staged block writes a value of the enclosing graph in place
     (`written`, through the block's state) and also reads, from before the block, a
     value sharing its memory (captured by one of `traces`): eagerly that read sees
-    the write, in the graph it would not.
+    the write, in the graph it would not. Carrying the memory's root as state too,
+    the block reads it through its input; where it cannot, the `TracingError` names both.
 
         w = x[:2]
         while i < n:       # w is the loop's state, x is read from outside it

@@ -12,6 +12,13 @@ as traced values, which the body then rewrites as loop or branch state (see
 memory would not see the change: `TracingError` naming both. The function's
 other local arrays are read-only while the block traces: one written in the
 block (by a function it calls) is a `TracingError` too.
+
+A traced array the block does not assign but writes through a view made in
+it (`w = y[1:]; w += 0.5`, `w[0] = v`, `np.add(w, v, out=w)`), or whose view
+in its state it writes while reading the array from before it, is carried as
+state too: the trace raises `runtime.views.CarryNeeded`, `carrying` names the
+array to carry, `staged_block` traces the block again with it, and `carried`
+gives each trace's final value of it (the input standing for it, written).
 """
 from __future__ import annotations
 
