@@ -320,7 +320,7 @@ def refuse_stale_reads(written: list, traces: list) -> None:
             w += 2.0
     """
     for target in written:
-        if not hasattr(target, "view"):  # not traced: nothing shares its memory here
+        if not hasattr(target, "views"):  # not traced (an ndarray's `view` is a method)
             continue
         sharing = {t.node.id: t for t in family(target) if t is not target}
         for traced in traces:

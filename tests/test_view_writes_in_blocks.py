@@ -304,6 +304,22 @@ def test_nested_blocks_carry_the_base_through_the_enclosing_blocks_inputs():
     check(view_written_after_a_traced_break, *ns(0, 1, 3, 9))
 
 
+def sorts_a_local_array_in_a_branch_of_a_loop(n, x):
+    t = np.zeros(3)
+    s = x[0]
+    for j0 in range(0, n, 2):
+        s = s * np.mean(x + j0)
+        if np.any(np.tanh(t) > 0.0):
+            t.sort()
+    return t, s
+
+
+def test_a_concrete_array_the_loop_state_holds_is_not_taken_for_a_view():
+    # the stale-read check took the NumPy array's `view` method for a traced view
+    check(sorts_a_local_array_in_a_branch_of_a_loop,
+          *[(np.int64(n), np.array([2.0, -1.0, -2.0])) for n in (0, 2, 5)])
+
+
 # -- programs the generator found ---------------------------------------------------------------
 
 def _repro_programs():
