@@ -320,6 +320,29 @@ def test_a_concrete_array_the_loop_state_holds_is_not_taken_for_a_view():
           *[(np.int64(n), np.array([2.0, -1.0, -2.0])) for n in (0, 2, 5)])
 
 
+def scale_view_made_in_loop(x, v, n):
+    y = x * 1.0
+    for i in range(n):
+        w = y[1:]
+        w *= v
+    return y
+
+def scale_view_in_branch(x, v):
+    y = x * 2.0
+    if x.sum() > 0:
+        w = y[::2]
+        w *= v
+    return y
+
+def test_gradients_through_a_view_written_in_a_block():
+    from gradcheck import check_grad
+    rng = np.random.default_rng(0)
+    check_grad(scale_view_made_in_loop, rng.uniform(size=3), rng.uniform(size=2),
+               np.int64(3), argnums=(0, 1), autograph=True)
+    check_grad(scale_view_in_branch, rng.uniform(size=3), rng.uniform(size=2), autograph=True)
+    check_grad(scale_view_in_branch, -rng.uniform(size=3), rng.uniform(size=2), autograph=True)
+
+
 # -- programs the generator found ---------------------------------------------------------------
 
 def _repro_programs():
