@@ -224,7 +224,10 @@ def write_through(outer: list, finals: dict, results: list, passed: dict) -> lis
     function is written back to the caller. Returns `results` (the staged
     outputs) with output `passed[k]` replaced by the outer Tracer itself.
     A value that is not traced in this graph is left alone (a Python number:
-    eager code rebinds it).
+    eager code rebinds it). An outer Tracer of a graph further out (a nested
+    block wrote an array that only an enclosing block's input stands for here)
+    is written through that input; where none stands for it, `CarryNeeded` has
+    the enclosing block traced again carrying it (`runtime.views`).
     """
     results = list(results)
     for k, value in finals.items():

@@ -343,6 +343,32 @@ def test_gradients_through_a_view_written_in_a_block():
     check_grad(scale_view_in_branch, -rng.uniform(size=3), rng.uniform(size=2), autograph=True)
 
 
+def closure_reads_an_array_written_by_item_in_nested_ifs(x, n):
+    y = x * 0.5
+    shift = lambda: y + 1.0    # the converter threads y through branch parameters (y_1)
+    if n > 0:
+        if n > 2:
+            y[0] = 9.0
+        else:
+            y[n % 3] = shift().max()
+    return y, shift()
+
+
+def another_name_for_the_written_array(x, n):
+    y = x * 1.0
+    z = y
+    for i in range(n):
+        y[i % 4] = 5.0 + i
+    return z
+
+
+@pytest.mark.parametrize("fn", [closure_reads_an_array_written_by_item_in_nested_ifs,
+                                another_name_for_the_written_array])
+def test_a_name_bound_to_the_array_a_block_writes_through_sees_the_write(fn):
+    # the block writes the very traced value both names hold: not refused as an alias
+    check(fn, *ns(0, 1, 2, 3, -1))
+
+
 # -- programs the generator found ---------------------------------------------------------------
 
 def _repro_programs():

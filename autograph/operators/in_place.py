@@ -74,8 +74,21 @@ def staged_writing(stage, state: tuple, names: tuple):
     scope = user_locals()
     since = aliases.mark()
     result = _staged_writing(stage, state, names, scope)
-    aliases.check_written_state(state, names, scope, since)
+    kept = _kept(state, result)  # other names bound to them see the write: not aliases
+    aliases.check_written_state(
+        state, names, {name: v for name, v in scope.items() if id(v) not in kept}, since)
     return result
+
+
+def _kept(state: tuple, result) -> set:
+    """The ids of the traced values of `state` that the staged block returns as themselves
+    (`runtime.tracing.write_through` wrote them in place, or nothing wrote them): every
+    local name bound to one, as the converter's parameter `y_2` of a branch that
+    assigns `y = y_2` for a closure, holds the block's final value."""
+    outs = [result] + [r for r in (result if isinstance(result, tuple) else ())
+                       if isinstance(r, tuple)]   # an `if` with values bound on one path
+    return {id(a) for out in outs if isinstance(out, tuple) and len(out) == len(state)
+            for a, b in zip(state, out) if a is b and isinstance(a, Tracer)}
 
 
 def _staged_writing(stage, state, names, scope):
