@@ -32,7 +32,7 @@ from .ir import Graph
 from .naming import variable_names
 from .source import location_note, user_source
 from . import views
-from .tracer import GraphBuilder
+from .tracer import GraphBuilder, current_builder
 from .tracer_value import Tracer, write_in_place
 from .tree import TreeDef, flatten
 
@@ -215,7 +215,8 @@ def in_place_outputs(traces: list, positions=None) -> tuple[dict, list]:
     return passed, extra
 
 
-def write_through(outer: list, finals: dict, results: list, passed: dict) -> list:
+def write_through(outer: list, finals: dict, results: list, passed: dict, traces=(),
+                  positions=None) -> list:
     """Makes `outer[k]` (a Tracer of the enclosing graph) hold `finals[k]`, as a write in place.
 
     `outer[k]` is what the staged subgraphs' input k stands for, `finals[k]` the
@@ -228,8 +229,24 @@ def write_through(outer: list, finals: dict, results: list, passed: dict) -> lis
     block wrote an array that only an enclosing block's input stands for here)
     is written through that input; where none stands for it, `CarryNeeded` has
     the enclosing block traced again carrying it (`runtime.views`).
+
+    With the subgraphs' `traces` (and a loop body's `positions`, see
+    `in_place_outputs`), an output that is input k itself on some paths only
+    (a branch, or a loop's zero trips, rebinds it on the others) and that no
+    trace writes is noted as maybe sharing outer[k]'s memory
+    (`views.note_path_alias`): writing either later is a `TracingError`.
     """
     results = list(results)
+    written = {id(outer[k]) for traced in traces for k in traced.written}
+    for k, x in enumerate(outer):
+        if id(x) in written or not isinstance(x, Tracer) or not traces:
+            continue   # (a value some trace writes is written through, as its final value)
+        for j in (range(len(traces[0].out_leaves)) if positions is None else [positions[k]]):
+            same = [traced.out_leaves[j] is traced.inputs[k] for traced in traces]
+            if not all(same) and (any(same) or positions is not None) \
+                    and isinstance(results[j], Tracer) and results[j].builder is \
+                    current_builder():
+                views.note_path_alias(results[j], x)
     for k, value in finals.items():
         target = outer[k]
         if not isinstance(target, Tracer):

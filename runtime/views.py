@@ -73,6 +73,7 @@ class View(NamedTuple):
     derive: Callable | None
     scatter: Callable | None
     contiguous: bool = False
+    path: bool = False   # unfollowed: the base itself on some paths of a block only
 
 
 def link(view, base, rule) -> None:
@@ -235,6 +236,13 @@ def _unfollowed(target, view, base, what) -> TracingError:
         v, b = view.node.name or "y", base.node.name or "x"
         hint = (f"write `{b}` itself in the block (`{b}[...] = ...`), or copy the view "
                 f"(`{v} = {v}.copy()`) to write only it")
+    elif view.view.path:
+        reason = (f"{_name(view)} is, on some paths of a staged `if` or loop before it "
+                  f"only, the very array {_name(base)} was before it (a new array on "
+                  f"others): which memory it shares depends on the path, which the graph "
+                  f"cannot follow")
+        v = view.node.name or "x"
+        hint = f"copy it after the block (`{v} = {v}.copy()`), or bind it on every path"
     else:
         shared = _name(base) if base.node.name or root_of(base) is base else \
             f"a view of {_name(root_of(base))}"
@@ -295,6 +303,25 @@ def _nearest_version(builder, x):
             builder.used_stand_ins.add(id(known[1]))
             return known[1]
     return outer
+
+
+def note_path_alias(result, outer) -> None:
+    """Records that the traced `result` of a staged block is the block's input value
+    `outer` itself on some paths only (`runtime.tracing.write_through`), where that
+    sharing is seen: `outer` is an input of its graph (an argument, written back to
+    the caller, or a block's state) or shares memory with other values. A write to
+    either (or to a view of them) is then a `TracingError`, never a silent wrong answer:
+
+        w = x[1:]
+        if c:              # c traced
+            x = x * 2.0    # on the other path x is still the array w views
+        w += 1.0           # NumPy writes x on that path only
+    """
+    if result is outer or result.view is not None or (
+            outer.node not in outer.builder.inputs and len(family(outer)) < 2):
+        return
+    link(result, outer, None)
+    result.view = result.view._replace(path=True)
 
 
 def rebound_in_loop(written) -> TracingError:

@@ -408,3 +408,42 @@ def test_a_view_the_graph_cannot_follow_made_in_a_block_is_refused():
                                               r"\d+ in strided_reshape_in_a_loop\): 'w' shares "
                                               r"memory with a view of 'y'"):
         ag.convert(strided_reshape_in_a_loop)(np.arange(4.0), np.int64(2))
+
+
+# -- an array that is the one before a block on some paths only ---------------------------------
+# Eagerly `x` after the block is the array from before it on one path and a new array on
+# the other, so a later write through a view of the old one (or to x, an argument) changes
+# x on one path only. The graph gave the unwritten value (a silent wrong answer); it
+# cannot follow which memory x shares, so it refuses, naming both and the line.
+
+def view_written_after_a_branch_that_rebinds_its_base(x, n):
+    w = x[1:]
+    if n > 5:
+        x = x * 2.0
+        return x
+    w += 2.0
+    return x
+
+
+def argument_written_after_a_branch_that_rebinds_it(x, n):
+    if n > 0:
+        x = x * 2.0
+    x += 1.0
+    return x
+
+
+def view_written_after_a_loop_that_rebinds_its_base(x, n):
+    w = x[1:]
+    for i in range(n):
+        x = x * 2.0
+    w += 1.0
+    return x
+
+
+@pytest.mark.parametrize("fn", [view_written_after_a_branch_that_rebinds_its_base,
+                                argument_written_after_a_branch_that_rebinds_it,
+                                view_written_after_a_loop_that_rebinds_its_base])
+def test_an_array_that_is_the_old_one_on_some_paths_only_is_not_written_silently(fn):
+    with pytest.raises(ag.TracingError, match=r"'[wx]' .*\(at .*test_view_writes_in_blocks"
+                                              rf".py:\d+ in {fn.__name__}\).*'x'"):
+        ag.convert(fn)(X.copy(), np.int64(0))

@@ -113,7 +113,7 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     results = [t.out_leaves[i] if static[i] else next(it) for i in range(n)]
     views.refuse_stale_reads([explicit_values[k] for k in [*passed, *extra]], [t, f])
     finals = {k: results[j] for k, j in passed.items()} | dict(zip(extra, it))
-    return t.out_tree.unflatten(write_through(explicit_values, finals, results, passed))
+    return t.out_tree.unflatten(write_through(explicit_values, finals, results, passed, live))
 
 
 def _fill_placeholders(t, f):

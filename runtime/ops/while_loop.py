@@ -132,7 +132,7 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True):
         return _writing_first(cond_fn, body_fn, state, entry_names, [slots[k] for k in extra])
     views.refuse_stale_reads([inputs[k] for k in [*passed, *extra]], [cond, body])
     finals = {k: results[j] for k, j in passed.items()}
-    return tree.unflatten(write_through(inputs, finals, results, passed))
+    return tree.unflatten(write_through(inputs, finals, results, passed, [body], slots))
 
 
 def _writing_first(cond_fn, body_fn, state, entry_names, written):
