@@ -29,7 +29,7 @@ import weakref
 import numpy as np
 
 from . import views
-from .tracer import current_builder
+from .tracer import current_builder, recording_in
 from .tracer_value import Tracer
 
 
@@ -49,7 +49,12 @@ class BranchAliases:
             if _same(*sources):
                 continue  # the same array on both paths (written through), or new on both
             bases = {id(x[0]): x[0] for x in sources if x is not None}
-            if len(bases) > 1 or any(x is not None and x[1] is None for x in sources):
+            if any(x is not None and x[1] is None for x in sources):
+                # a view of the array on some path: a write to the result is refused; one
+                # to the array is not followed into the result (#12, open)
+                self.plan.append((i, next(iter(bases.values())), "view"))
+                continue
+            if len(bases) > 1:
                 self.plan.append((i, next(iter(bases.values())), None))
                 continue
             base = next(iter(bases.values()))
@@ -64,6 +69,9 @@ class BranchAliases:
             result = results[i]
             if not isinstance(result, Tracer) or result.builder is not self.builder \
                     or result.view is not None or result is base:
+                continue
+            if flag == "view":
+                result.view = views.View(base, None, None, path=True)
                 continue
             if flag is None or base.aval != result.aval:
                 link(result, base)
@@ -195,20 +203,32 @@ def link(result, base, taken=None) -> None:
     """Links `result` as a view of `base`: conditional (it is `base` where the bool Tracer
     `taken()` gives is true; computed once, when first needed), or, without `taken`, one
     that cannot be followed."""
-    if taken is None:
+    if taken is None:   # which memory it shares depends on the path (`View.path`)
         views.link(result, base, None)
+        result.view = result.view._replace(path=True)
     else:
-        taken = functools.cache(taken)
+        taken = functools.cache(_recorded_in(result.builder, taken))
         views.link(result, base, _conditional(taken, result))
         _flags[id(result)] = (weakref.ref(result), taken)
     result.builder.shares_memory.update((result.node.id, base.node.id))
 
 
+def _recorded_in(builder, function):
+    """`function`, its equations recorded in `builder` (the view's own graph) wherever
+    tracing stands when it is first called."""
+    def recorded():
+        with recording_in(builder):
+            return function()
+    return recorded
+
+
 def _conditional(taken, result):
     """The view rule of `result`, which is its base on the path where `taken()`."""
     def derive(base):   # result's own value as a plain value (not read as a view again)
-        return np.where(taken(), base, Tracer(result.builder, result.node))
+        with recording_in(base.builder):
+            return np.where(taken(), base, Tracer(result.builder, result.node))
 
     def scatter(base, value):
-        return np.where(taken(), value, base)
+        with recording_in(base.builder):
+            return np.where(taken(), value, base)
     return derive, scatter, True

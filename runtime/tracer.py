@@ -8,6 +8,7 @@ an enclosing graph captures it as an extra input, so every graph is closed.
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 
@@ -36,6 +37,17 @@ def current_builder() -> "GraphBuilder | None":
     """The innermost active builder of this thread, or None outside tracing."""
     builders = _stack.builders
     return builders[-1] if builders else None
+
+
+@contextlib.contextmanager
+def recording_in(builder):
+    """Makes `builder` the current one for the block, wherever tracing stands (a view
+    derived for a block's graph while another builds it, say)."""
+    _stack.builders.append(builder)
+    try:
+        yield builder
+    finally:
+        _stack.builders.pop()
 
 
 class GraphBuilder:

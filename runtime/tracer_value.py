@@ -266,9 +266,12 @@ def write_in_place(target, result, what, ufunc=None, other=None, rebinds=False):
     result, so every name bound to it sees the change, as with an array; a view
     writes its base, and the base's other views follow (`runtime.views.write`;
     `TracingError` where the sharing cannot be followed). A value of an
-    enclosing graph is not rewritten: the result is returned, and `x op= y`
-    rebinds x (a converted staged block carries x as its state). Returns
-    target (or result).
+    enclosing graph that the staged block carries (an input stands for it)
+    has that input written; one it does not carry is not rewritten: `x op= y`
+    returns the result, rebinding x (a converted staged block carries x as its
+    state), and other writes (`np.add(a, b, out=x)`, `x.fill(v)`) raise
+    `runtime.views.CarryNeeded`, to trace the block again carrying x's memory.
+    Returns target (or the value written or returned).
     """
     if result.shape != target.shape and None not in result.shape + target.shape:
         raise ValueError(f"non-broadcastable output operand with shape {target.shape} "
@@ -278,12 +281,17 @@ def write_in_place(target, result, what, ufunc=None, other=None, rebinds=False):
             _check_in_place_cast(ufunc, target, other)
         result = result.astype(target.dtype)
     if target.builder is not result.builder:
+        inner = views.inner_version(result.builder, target) if result.builder.stand_ins \
+            else None
+        if inner is not None:  # the block carries it: its input is written
+            views.write(inner, result, what)
+            return inner
         if rebinds:
             return result
-        raise TracingError(
+        raise views.CarryNeeded(views.root_of(target), result.builder, TracingError(
             f"in-place `{what}` on a value from outside the staged block"
             f"{location_note(user_source())}: it would be written once, while tracing; "
-            f"assign the result to the variable instead")
+            f"assign the result to the variable instead"))
     views.write(target, result, what)
     return target
 

@@ -27,8 +27,10 @@ import dataclasses
 import numpy as np
 
 from .abstract import AbstractValue
+from .errors import TracingError
 from .ir import Graph
 from .naming import variable_names
+from .source import location_note, user_source
 from . import views
 from .tracer import GraphBuilder
 from .tracer_value import Tracer, write_in_place
@@ -222,14 +224,33 @@ def write_through(outer: list, finals: dict, results: list, passed: dict) -> lis
     function is written back to the caller. Returns `results` (the staged
     outputs) with output `passed[k]` replaced by the outer Tracer itself.
     A value that is not traced in this graph is left alone (a Python number:
-    eager code rebinds it).
+    eager code rebinds it). An outer Tracer of a graph further out (a nested
+    block wrote an array that only an enclosing block's input stands for here)
+    is written through that input; where none stands for it, `CarryNeeded` has
+    the enclosing block traced again carrying it (`runtime.views`). An output
+    that is input k itself on some paths only is linked by `runtime.path_aliases`.
     """
     results = list(results)
     for k, value in finals.items():
         target = outer[k]
         if not isinstance(target, Tracer):
             continue
+        if isinstance(value, Tracer) and target.builder is not value.builder:
+            target = _carried(target, value.builder)
         if write_in_place(target, value, "write in a staged block", rebinds=True) is target \
                 and k in passed:
             results[passed[k]] = target
     return results
+
+
+def _carried(target, builder):
+    """The value of `builder`'s graph standing for `target`, a value of a graph enclosing
+    it, that a nested staged block wrote in place: the input of `builder`'s own block
+    standing for it; `CarryNeeded` where that block does not carry it yet."""
+    inner = views.inner_version(builder, target) if builder.stand_ins else None
+    if inner is not None:
+        return inner
+    raise views.CarryNeeded(views.root_of(target), builder, TracingError(
+        f"{views.name_of(target)} is written in place inside a staged block nested in "
+        f"another{location_note(user_source())}, and the enclosing block does not carry "
+        f"it as its state; assign it in the enclosing block"))

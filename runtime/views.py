@@ -31,6 +31,18 @@ graph h(x:i64[3]) {
 A view NumPy may or may not make (a reshape of a strided view), or one that
 is read-only (`np.broadcast_to`), has a `View` with no rules: writing its
 family is a `TracingError` naming the values, never a silent wrong answer.
+
+In a staged `if` or loop, a view of a value of the enclosing graph views the
+block's input standing for that value (`link_inputs`, `inner_version`). Where
+no input stands for it, a write through the view cannot reach it from the
+block's graph: `write` raises `CarryNeeded`, and autograph traces the block
+again carrying the array that owns the memory as extra state, which the block
+writes and `runtime.tracing.write_through` writes back after it:
+
+    y = x * 2.0
+    for i in range(n):     # n traced; the loop carries y besides i
+        w = y[1:]          # a view of the loop's input for y
+        w += 0.5           # writes that input; y after the loop holds it
 """
 from __future__ import annotations
 
@@ -61,10 +73,18 @@ class View(NamedTuple):
     derive: Callable | None
     scatter: Callable | None
     contiguous: bool = False
+    path: bool = False   # unfollowed: the base itself on some paths of a block only
 
 
 def link(view, base, rule) -> None:
-    """Records that the Tracer `view` is a view of the Tracer `base`, by `rule`'s result."""
+    """Records that the Tracer `view` is a view of the Tracer `base`, by `rule`'s result.
+
+    A view made in a staged block of an outer value the block has an input
+    standing for (`link_inputs`) views that input, so that a write reaches it.
+    """
+    if base.builder is not view.builder and view.builder.stand_ins:
+        inner = inner_version(view.builder, base)
+        base = base if inner is None else inner
     if rule is None:
         view.view = View(base, None, None)
     else:
@@ -135,7 +155,13 @@ def write(target, result, what: str) -> None:
     chain = [target]
     while chain[-1].view is not None:
         view = chain[-1].view
-        if view.derive is None or view.base.builder is not target.builder:
+        if view.derive is not None and view.base.builder is not target.builder:
+            view = _inner_view(target.builder, chain[-1], view)
+            if view is None:  # a value of an enclosing graph the block does not carry yet
+                outer = chain[-1].view.base
+                raise CarryNeeded(root_of(outer), target.builder,
+                                  _unfollowed(target, chain[-1], outer, what))
+        if view.derive is None:
             raise _unfollowed(target, chain[-1], view.base, what)
         chain.append(view.base)
     for t in family(target):  # the views of this graph (those of finished blocks are dead)
@@ -150,6 +176,42 @@ def write(target, result, what: str) -> None:
     _derive_again(chain[-1], written, target.builder)
 
 
+def _inner_view(builder, view, how):
+    """`view`, a view of an enclosing graph's value, made a view of the input of `builder`'s
+    graph standing for that value (the block carries it); None where none stands for it."""
+    if not builder.stand_ins:
+        return None
+    base = inner_version(builder, how.base)
+    if base is None:
+        return None
+    view.view = View(base, how.derive, how.scatter, how.contiguous)
+    views = base.views
+    if views is None:
+        views = base.views = []
+    views.append(weakref.ref(view))
+    return view.view
+
+
+class CarryNeeded(TracingError):
+    """A staged block must be traced again carrying `value` as its state.
+
+    Raised where a trace of the block (its graph is `builder`'s) writes in place,
+    through a view, a value of an enclosing graph that no input of the block
+    stands for (`write`), or writes its state while reading, from before the
+    block, a value sharing its memory (`refuse_stale_reads`). `value` is the
+    root of that memory as the graph enclosing the block has it (the input of an
+    enclosing block standing for it, where one does). The code staging the block
+    (autograph's `staged_block`) catches it and traces again with `value` as
+    extra state, written back after the block as any state written in place
+    (`runtime.tracing.write_through`); uncaught, it is the `TracingError` it says.
+    """
+
+    def __init__(self, value, builder, refusal: TracingError):
+        super().__init__(str(refusal))
+        self.value = _nearest_version(builder.parent, value)  # as the block's graph has it
+        self.builder, self.refusal = builder, refusal
+
+
 def _derive_again(base, written, builder) -> None:
     for v in live_views(base):
         if v.builder is not builder:
@@ -159,8 +221,12 @@ def _derive_again(base, written, builder) -> None:
         _derive_again(v, written, builder)
 
 
-def _name(t) -> str:
+def name_of(t) -> str:
+    """The Tracer t's name for messages: `'y'`, or "a traced value"."""
     return repr(t.node.name) if t.node.name else "a traced value"
+
+
+_name = name_of
 
 
 def _unfollowed(target, view, base, what) -> TracingError:
@@ -170,8 +236,17 @@ def _unfollowed(target, view, base, what) -> TracingError:
         v, b = view.node.name or "y", base.node.name or "x"
         hint = (f"write `{b}` itself in the block (`{b}[...] = ...`), or copy the view "
                 f"(`{v} = {v}.copy()`) to write only it")
+    elif view.view.path:
+        reason = (f"{_name(view)} is, on some paths of a staged `if` or loop before it "
+                  f"only, the very array {_name(base)} was before it (a new array on "
+                  f"others): which memory it shares depends on the path, which the graph "
+                  f"cannot follow")
+        v = view.node.name or "x"
+        hint = f"copy it after the block (`{v} = {v}.copy()`), or bind it on every path"
     else:
-        reason = (f"{_name(view)} shares memory with {_name(base)} in a way the graph "
+        shared = _name(base) if base.node.name or root_of(base) is base else \
+            f"a view of {_name(root_of(base))}"
+        reason = (f"{_name(view)} shares memory with {shared} in a way the graph "
                   f"cannot follow (a reshape of a strided view, a broadcast, or an index "
                   f"that may be a 0-d array, which copies)")
         hint = "copy one of them first (`y = y.copy()`)"
@@ -202,10 +277,9 @@ def link_inputs(builder, outer: list, inner: list) -> None:
 def inner_version(builder, x):
     """The value of `builder`'s graph standing for the outer Tracer x: the input that
     stands for it, or x derived from the input standing for its base; None if none."""
-    known = builder.stand_ins.get(id(x))
-    if known is not None and known[0] is x:
-        builder.used_stand_ins.add(id(known[1]))
-        return known[1]
+    nearest = _nearest_version(builder, x)
+    if nearest.builder is builder:
+        return nearest
     if x.view is None or x.view.derive is None:
         return None
     base = inner_version(builder, x.view.base)
@@ -214,6 +288,21 @@ def inner_version(builder, x):
     view = x.view.derive(base)
     link(view, base, (x.view.derive, x.view.scatter, x.view.contiguous))
     return view
+
+
+def _nearest_version(builder, x):
+    """x as `builder`'s graph has it through the inputs of the blocks between: the input
+    standing for x, or for the input of an enclosing block standing for it (nearest
+    first); else the nearest such enclosing input, else x."""
+    if builder is None or builder is x.builder:
+        return x
+    outer = _nearest_version(builder.parent, x)
+    for version in (x, outer):
+        known = builder.stand_ins.get(id(version))
+        if known is not None and known[0] is version:
+            builder.used_stand_ins.add(id(known[1]))
+            return known[1]
+    return outer
 
 
 def rebound_in_loop(written) -> TracingError:
@@ -227,10 +316,11 @@ def rebound_in_loop(written) -> TracingError:
 
 
 def refuse_stale_reads(written: list, traces: list) -> None:
-    """`TracingError` where a staged block writes a value of the enclosing graph in place
+    """`CarryNeeded` where a staged block writes a value of the enclosing graph in place
     (`written`, through the block's state) and also reads, from before the block, a
     value sharing its memory (captured by one of `traces`): eagerly that read sees
-    the write, in the graph it would not.
+    the write, in the graph it would not. Carrying the memory's root as state too,
+    the block reads it through its input; where it cannot, the `TracingError` names both.
 
         w = x[:2]
         while i < n:       # w is the loop's state, x is read from outside it
@@ -238,16 +328,16 @@ def refuse_stale_reads(written: list, traces: list) -> None:
             w += 2.0
     """
     for target in written:
-        if not hasattr(target, "view"):  # not traced: nothing shares its memory here
+        if not hasattr(target, "views"):  # not traced (an ndarray's `view` is a method)
             continue
         sharing = {t.node.id: t for t in family(target) if t is not target}
         for traced in traces:
             for outer, _ in traced.builder.captures:
                 other = sharing.get(getattr(outer, "id", None))
                 if other is not None:
-                    raise TracingError(
+                    raise CarryNeeded(root_of(target), traced.builder, TracingError(
                         f"{_name(target)} is written in place inside a staged `if` or loop"
                         f"{location_note(user_source())}, and {_name(other)}, which shares "
                         f"its memory, is read there as it was before the block: NumPy would "
                         f"show the write; make {_name(other)} state of the block (assign it "
-                        f"there) or copy the view before the block")
+                        f"there) or copy the view before the block"))

@@ -124,7 +124,7 @@ def views_in_both_branches(x, c):
     (views_in_both_branches, (np.zeros(3), np.int64(1)), ("w", "x")),
 ])
 def test_an_alias_the_graph_cannot_follow_is_refused_at_the_write(fn, args, names):
-    with pytest.raises(ag.TracingError, match=f"test_path_aliases.py:.*'{names[0]}' shares "
-                                              f"memory with '{names[1]}' in a way the graph "
-                                              f"cannot follow"):
+    with pytest.raises(ag.TracingError, match=f"test_path_aliases.py:.*'{names[0]}' is, on "
+                                              f"some paths of a staged `if` or loop before it "
+                                              f"only, the very array '{names[1]}' was"):
         ag.convert(fn)(*args)

@@ -45,7 +45,7 @@ import threading
 
 import numpy as np
 
-from runtime import Tracer, TracingError, current_builder
+from runtime import Tracer, TracingError, current_builder, views
 from runtime.errors import AutographError
 from runtime.source import is_library_file, location_note, user_source
 from runtime.tree import flatten
@@ -63,7 +63,7 @@ from .containers import (
     set_contents,
     write_back,
 )
-from .in_place import read_only
+from .in_place import carried, carrying, read_only
 from .lists import TracedList, fits, shape_text, stage_list
 
 
@@ -182,7 +182,7 @@ class Block:
                 return out
             out = _stack_lists(out, self.stacked, self._label)  # a branch's new list too
             out = _cast_lists(out, self.casts)
-            packed = pack(tuple(out) + tuple(self.extra),
+            packed = pack(tuple(out) + tuple(map(carried, self.extra)),
                           lambda path, c: self._record(path, frame.get(id(c))),
                           cycle_leaf=lambda c: _origin_or_self(frame, c))
         finally:
@@ -428,6 +428,13 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
                         f"{location_note(user_source())}, so the graph holds it as one "
                         f"stacked array"))
             return result
+        except views.CarryNeeded as error:  # a view of a traced array it does not carry
+            carry = carrying(error, builder, packed)
+            if carry is None:
+                raise
+            block.undo_outside()
+            extra.setdefault(id(carry[1]), carry)
+            del builder.eqns[mark:]
         except _Retry as retry:
             block.undo_outside()
             if retry.block is not block:

@@ -12,6 +12,13 @@ as traced values, which the body then rewrites as loop or branch state (see
 memory would not see the change: `TracingError` naming both. The function's
 other local arrays are read-only while the block traces: one written in the
 block (by a function it calls) is a `TracingError` too.
+
+A traced array the block does not assign but writes through a view made in
+it (`w = y[1:]; w += 0.5`, `w[0] = v`, `np.add(w, v, out=w)`), or whose view
+in its state it writes while reading the array from before it, is carried as
+state too: the trace raises `runtime.views.CarryNeeded`, `carrying` names the
+array to carry, `staged_block` traces the block again with it, and `carried`
+gives each trace's final value of it (the input standing for it, written).
 """
 from __future__ import annotations
 
@@ -21,11 +28,42 @@ import threading
 
 import numpy as np
 
-from runtime import Tracer, TracingError, current_builder
+from runtime import Tracer, TracingError, current_builder, views
 from runtime.ops.subgraphs import undeferred_errors
 from runtime.source import is_library_file, location_note, user_source
+from runtime.tree import flatten
 
 from . import aliases
+
+def carried(value):
+    """What a trace of a staged block returns for `value`, an entry of its state it
+    carries besides the user's (`carrying`): for a traced array of an enclosing graph,
+    the input standing for it (written in place by the trace, or not)."""
+    if isinstance(value, Tracer):
+        builder = current_builder()
+        if builder is not value.builder and builder.stand_ins:
+            inner = views.inner_version(builder, value)
+            return value if inner is None else inner
+    return value
+
+
+def carrying(error, builder, state) -> tuple | None:
+    """`(label, array)` where `error` says that the staged block staged in `builder`'s
+    graph must carry a traced array of it (or of an enclosing graph) as state: a view of
+    it was written in the block (`runtime.views.CarryNeeded`). None where `error` is
+    not about this block; the refusal it holds where the block carries the array already.
+
+        y = x * 2.0
+        for i in range(n):     # traced again with `y` as state, written back after
+            w = y[1:]
+            w += 0.5           # NumPy writes y through w
+    """
+    if not isinstance(error, views.CarryNeeded) or error.builder.parent is not builder:
+        return None
+    if any(leaf is error.value for leaf in flatten(state)[0]):
+        raise error.refusal from None
+    return (error.value.node.name or "array"), error.value
+
 
 def staged_writing(stage, state: tuple, names: tuple):
     """`stage(state)`, run again with the arrays of `state` traced if it wrote one.
@@ -36,8 +74,21 @@ def staged_writing(stage, state: tuple, names: tuple):
     scope = user_locals()
     since = aliases.mark()
     result = _staged_writing(stage, state, names, scope)
-    aliases.check_written_state(state, names, scope, since)
+    kept = _kept(state, result)  # other names bound to them see the write: not aliases
+    aliases.check_written_state(
+        state, names, {name: v for name, v in scope.items() if id(v) not in kept}, since)
     return result
+
+
+def _kept(state: tuple, result) -> set:
+    """The ids of the traced values of `state` that the staged block returns as themselves
+    (`runtime.tracing.write_through` wrote them in place, or nothing wrote them): every
+    local name bound to one, as the converter's parameter `y_2` of a branch that
+    assigns `y = y_2` for a closure, holds the block's final value."""
+    outs = [result] + [r for r in (result if isinstance(result, tuple) else ())
+                       if isinstance(r, tuple)]   # an `if` with values bound on one path
+    return {id(a) for out in outs if isinstance(out, tuple) and len(out) == len(state)
+            for a, b in zip(state, out) if a is b and isinstance(a, Tracer)}
 
 
 def _staged_writing(stage, state, names, scope):

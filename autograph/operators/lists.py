@@ -416,7 +416,8 @@ def settle_list_types(state, body_fn):
     lists = [i for i, v in enumerate(state)
              if isinstance(v, TracedList) and not is_unbound(v.stack)]
     for _ in lists:  # each round settles one list at least, or ends
-        traced = trace_function(body_fn, (state,), "probe", on_error=lambda s: s)
+        traced = trace_function(body_fn, (state,), "probe", on_error=lambda s: s,
+                                stand_ins="all")  # an outer array the body writes: its input
         out = traced.out_tree.unflatten(traced.out_leaves)
         changed = False
         for i in lists:
