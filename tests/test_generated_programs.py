@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import importlib.util
 import os
+import pathlib
 import re
 import signal
 import sys
@@ -709,4 +710,29 @@ def f(n, k, x, p):
     for j in range(n):
         L.append(x[j % 3])
     return (k, x + sum(L))
+""", program_dir)
+
+
+# --- programs the campaigns found, kept as they were generated -------------------------
+
+CAMPAIGN = pathlib.Path(__file__).parent / "data" / "campaign"
+
+
+def test_list_stacked_under_an_early_return(program_dir):
+    check_program((CAMPAIGN / "list_under_early_return.py").read_text(), 2,
+                  [(1, -6, (0.5, -0.5, 1.5)), (5, 6, (-0.5, 1.5, 0.0)), (2, 3, (2.0, 1.0, 2.0))],
+                  program_dir, returns_tuple=False, returns_list=True)
+
+
+def test_slice_update_by_a_numpy_array_in_a_staged_loop(program_dir):
+    # `y[1:] -= x[:2]` where x is a NumPy array in the loop: NumPy's casting probe
+    # broadcast the value against a 1-element probe (ValueError while tracing)
+    check_source("""
+def f(n, k, x, p):
+    y = x * 0.5
+    t = np.zeros(3)
+    for j2, v2 in zip(y, x):
+        y[1:] -= x[:2]
+        x = np.copy(t)
+    return (k, x + y)
 """, program_dir)

@@ -464,7 +464,11 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
 
 
 def _at(state: tuple, path: tuple):
+    """The value at `path` in `state`; None where the path goes through something that is
+    not a tuple or list there (a `Placeholder` a branch's tuple stands for)."""
     for key in path:
+        if type(state) not in (tuple, list):
+            return None
         state = state[key]
     return state
 

@@ -127,8 +127,8 @@ def augmented(current, op: str, value):
     if isinstance(current, Tracer) and current.ndim and ufunc is not None:
         probe = np.ones((1,), current.dtype)
         with np.errstate(all="ignore"):
-            ufunc(probe, np.ones((), value.dtype) if isinstance(value, Tracer) else value,
-                  out=probe)
+            ufunc(probe, np.ones((), value.dtype) if isinstance(value, (Tracer, np.ndarray))
+                  else value, out=probe)   # NumPy's casting rule (the dtypes only)
     return binary(current, value)
 
 
