@@ -24,6 +24,7 @@ def check(fn, *arg_sets, traces=1):
         want, got = fn(*eager_args), graph(*graph_args)
         want = want if isinstance(want, tuple) else (want,)
         got = got if isinstance(got, tuple) else (got,)
+        assert len(want) == len(got)
         for w, g in zip(want + tuple(eager_args), got + tuple(graph_args)):
             assert np.asarray(g).dtype == np.asarray(w).dtype
             np.testing.assert_array_equal(g, w)

@@ -19,28 +19,11 @@ import numpy as np
 import pytest
 
 import autograph as ag
+from test_view_writes import check  # the shared oracle: eager vs graph, arguments too
 
 from test_generated_programs import check_program
 
 REPRO = os.path.join(os.path.dirname(__file__), "data", "view_writes_in_blocks")
-
-
-def fresh(args):
-    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-
-
-def check(fn, *arg_sets, traces=1):
-    graph = ag.convert(fn)
-    for args in arg_sets:
-        eager_args, graph_args = fresh(args), fresh(args)
-        want, got = fn(*eager_args), graph(*graph_args)
-        want = want if isinstance(want, tuple) else (want,)
-        got = got if isinstance(got, tuple) else (got,)
-        assert len(want) == len(got)
-        for w, g in zip(want + tuple(eager_args), got + tuple(graph_args)):
-            assert np.asarray(g).dtype == np.asarray(w).dtype
-            np.testing.assert_array_equal(g, w)
-    assert graph.trace_count == traces, ag.to_code(graph)
 
 
 X = np.array([1.0, -2.0, 3.0, 0.5])
