@@ -1,4 +1,4 @@
-"""Results of a staged `if` that are, on one path, an array from before it.
+"""Results of a staged `if` or loop that are, on some paths, an array from before it.
 
     w = y[::2]
     if x[0] < 0:             # traced
@@ -13,12 +13,18 @@ graph's `y` is a new value, so the cond's result is linked as a *conditional
 view* of the old array (`runtime.views`): on the path where the branch passed
 the old array on, it is that array (`derive`: `where(taken, base, y)`), and a
 write to it is a write to that array (`scatter`: `where(taken, value, base)`).
-Every write in place then reaches exactly the values NumPy's would.
+Every write in place then reaches exactly the values NumPy's would. Each `if`
+returns, per such result, a bool output saying where it passes the array on (a
+conditional view made by an `if` inside a branch contributes its own flag). A
+loop's result is the old array where the loop's test fails on its first state
+(it runs no trip); a loop whose body keeps the array on some trips only is
+staged again carrying the flag (`kept_in_some_trips`, `flag_passing`).
 
-Where a result is an old array on both paths (two different ones: `y = a if c
-else b`) or its type differs from the old array's, it is linked as a view that
-cannot be followed: a write to either is a `TracingError` naming them, never a
-silently different answer.
+Where a result is one of two old arrays (`y = a if c else b`) or its type
+differs from the old array's, it is linked as a view that cannot be followed: a
+write to either is a `TracingError` naming them. A result that is a *view* of an
+old array on some path refuses writes to itself; a later write to the old array
+is not followed into it (#12, open).
 """
 from __future__ import annotations
 
