@@ -494,3 +494,25 @@ def test_a_loop_list_of_mixed_dtypes_returned_is_refused():
 def test_a_loop_list_with_an_alias_is_refused():
     with pytest.raises(TracingError, match="'xs' grows in a loop.*'ys' is the same list"):
         ag.convert(loop_aliased)(np.int64(2))
+
+
+def appended_only_after_a_break(n, x):
+    s = x.sum()
+    L = []
+    for j in range(n):               # staged: n is traced
+        try:
+            break
+        finally:
+            s = s + 1.0
+        L.append(x[0])               # never runs: no path appends
+    return L, s
+
+
+def test_a_list_no_path_appends_to_is_returned_empty():
+    """The graph returned its internal `TracedList(Placeholder('list'))` (a campaign find)."""
+    converted = ag.convert(appended_only_after_a_break)
+    for n in (0, 3):
+        eager = appended_only_after_a_break(np.int64(n), np.ones(3))
+        graph = converted(np.int64(n), np.ones(3))
+        assert graph[0] == [] == eager[0] and graph[1] == eager[1]
+    assert converted.trace_count == 1

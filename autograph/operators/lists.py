@@ -114,6 +114,8 @@ class TracedList:
     @classmethod
     def __tree_unflatten__(cls, aux, children):
         stack = children[0]
+        if is_unbound(stack) and current_builder() is None:
+            return []  # a graph's result where no path appends: eager's empty list
         if isinstance(stack, Tracer) or is_unbound(stack) or not hasattr(stack, "shape") \
                 or current_builder() is not None:  # a stand-in of one, while tracing
             return cls(stack, aux)
