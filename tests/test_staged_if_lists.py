@@ -516,3 +516,29 @@ def test_a_list_no_path_appends_to_is_returned_empty():
         graph = converted(np.int64(n), np.ones(3))
         assert graph[0] == [] == eager[0] and graph[1] == eager[1]
     assert converted.trace_count == 1
+
+
+def returned_from_a_branch_the_other_loops(k, x):
+    L = [x[0]]
+    if k == 1:                        # traced
+        for j0 in (1, 2):
+            return L
+        else:
+            L.append(x.sum())
+    else:
+        for v in x:                   # a staged loop in the other branch
+            x = x * 1.5
+    return L
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "#12, open: a silent wrong answer (3 of 49,500 campaign programs): the list returned "
+    "from one branch is the same object as `L`; where the other branch runs a staged "
+    "loop, the return value's placeholder zeros are written back into `L` ([0.0] where "
+    "eager gives [1.0])"))
+def test_a_list_returned_from_one_branch_keeps_its_items_on_the_other():
+    converted = ag.convert(returned_from_a_branch_the_other_loops)
+    for k in (0, 1):
+        eager = returned_from_a_branch_the_other_loops(np.int64(k), np.array([1.0, 2.0]))
+        graph = converted(np.int64(k), np.array([1.0, 2.0]))
+        assert [float(v) for v in graph] == [float(v) for v in eager]
