@@ -531,12 +531,9 @@ def returned_from_a_branch_the_other_loops(k, x):
     return L
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "#12, open: a silent wrong answer (3 of 49,500 campaign programs): the list returned "
-    "from one branch is the same object as `L`; where the other branch runs a staged "
-    "loop, the return value's placeholder zeros are written back into `L` ([0.0] where "
-    "eager gives [1.0])"))
 def test_a_list_returned_from_one_branch_keeps_its_items_on_the_other():
+    """The return value's placeholder in the other branch holds no list, so the `if`'s result
+    for it is a new list, not written back into `L` (3 campaign programs got [0.0])."""
     converted = ag.convert(returned_from_a_branch_the_other_loops)
     for k in (0, 1):
         eager = returned_from_a_branch_the_other_loops(np.int64(k), np.array([1.0, 2.0]))

@@ -344,6 +344,8 @@ class Block:
     def _target(self, path):
         """The user's container the result at `path` is written into, or None (a new one)."""
         seen = self.seen.get(path, [])
+        if not self.loop and len(seen) < len(self.trees):
+            return None  # another branch holds no container there (a return's placeholder)
         origins = {id(o): o for o, _ in seen}
         if self.loop:  # a loop may run zero times: the container before it counts too
             start = self.origins.get(path)
