@@ -148,14 +148,14 @@ def _flags_between(leaf, root):
     return thunks
 
 
-def loop_aliases(results: list, initial: list, body, carried: list, builder) -> tuple:
+def loop_aliases(results: list, initial: list, body, carried: list, kept: list,
+                 builder) -> tuple:
     """The carried leaves `i` whose loop result may be the array `initial[i]` from before
     the loop, by kind: `always` (the body passes it on as it is), `fresh` (the body
     binds a new array on every trip: the result is the old array where the loop runs
     no trip) and `unfollowed` (a view of it, or an array from outside the loop). Those
-    the body keeps on some trips only (`kept_in_some_trips`) are none of them."""
+    the body keeps on some trips only (`kept`, from `kept_in_some_trips`) are none of them."""
     always, fresh, unfollowed = [], [], []
-    kept = set(kept_in_some_trips(initial, body, carried, builder))
     for slot, i in enumerate(carried):
         result, base, out = results[i], initial[i], body.out_leaves[i]
         if i in kept or not _array_from_before(base, builder) or not isinstance(result, Tracer) \

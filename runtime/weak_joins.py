@@ -52,6 +52,20 @@ def note(tracer, python: AbstractValue, label: str | None = None) -> None:
     tracer.builder.joined_weak[tracer.node.id] = (python, tracer.node)
 
 
+def note_branch_results(outs: list, joined_here: dict, leaves: list) -> None:
+    """After a staged `if`: its result `outs[j]` is a Python number on some path where the
+    branches joined one (`joined_here[j]`: its type and name) or where a branch's result
+    (`leaves[j]`, one per branch) already is one on some path."""
+    for j, (python, label) in joined_here.items():
+        note(outs[j], python, label)
+    for j, out in enumerate(outs[:len(leaves)]):
+        if j in joined_here:
+            continue
+        inherited = next(filter(None, map(joined, leaves[j])), None)
+        if inherited and out.aval.dtype == inherited[1].aval.dtype:
+            out.builder.joined_weak[out.node.id] = inherited
+
+
 def joined(x) -> tuple | None:
     """`(weak type, origin)` where the traced value `x` is a Python number on some path."""
     return x.builder.joined_weak.get(x.node.id) if isinstance(x, Tracer) else None

@@ -105,12 +105,8 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     explicit = [builder.atom(x) for x in explicit_values]
     outs = builder.add_eqn(cond_p, [builder.atom(pred), *explicit, *captured],
                            {"true": true, "false": false})
-    for j, (python, label) in joined.items():
-        weak_joins.note(outs[j], python, label)
-    for j, i in enumerate(keep):   # a branch's result that is itself joined stays so
-        inherited = weak_joins.joined(t.out_leaves[i]) or weak_joins.joined(f.out_leaves[i])
-        if inherited and j not in joined and outs[j].aval.dtype == inherited[1].aval.dtype:
-            builder.joined_weak[outs[j].node.id] = inherited
+    weak_joins.note_branch_results(outs, joined, [[s.out_leaves[i] for s in (t, f)]
+                                                  for i in keep])
     it = iter(outs)
     results = [t.out_leaves[i] if static[i] else next(it) for i in range(n)]
     views.refuse_stale_reads([explicit_values[k] for k in [*passed, *extra]], [t, f])

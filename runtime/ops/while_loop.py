@@ -139,7 +139,7 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=No
     finals = {k: results[j] for k, j in passed.items()}
     results = write_through(inputs, finals, results, passed)
     always, fresh, unfollowed = path_aliases.loop_aliases(results, leaves, body, carried,
-                                                          builder)
+                                                          kept, builder)
     for i in always:
         path_aliases.link(results[i], leaves[i], lambda: np.True_)
     cond_consts = [outer for outer, _ in cond.builder.captures]

@@ -24,10 +24,6 @@ MODULES = ("hmm_forward", "viterbi", "gauss_seidel", "rk4", "golden_section", "l
            "softmax", "logistic", "polyfit_normal", "line_search")
 
 # Why a check fails today (the engineer's area that builds it in parentheses).
-WRITES = ("#12: item write into a local array (`out[k] = v`, `a[i] -= v`) with a traced value "
-          "or inside a staged block (writes)")
-SLICE_WRITE = ("#12: a slice in an item write's subscript (`a[i, k:] -= v`) generates invalid "
-               "code (writes)")
 LOOKUP = ("a NumPy array made in the function read at a traced index (`counts[idx] += 1` reads "
           "`counts[idx]` first) is refused (#13: a constant array indexed by a traced index)")
 EMPTY_LIKE = "np.empty_like of a traced value is refused (#13: array building)"
