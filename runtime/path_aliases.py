@@ -229,10 +229,17 @@ def _recorded_in(builder, function):
 
 
 def _conditional(taken, result):
-    """The view rule of `result`, which is its base on the path where `taken()`."""
-    def derive(base):   # result's own value as a plain value (not read as a view again)
+    """The view rule of `result`, which is its base on the path where `taken()`.
+
+    Its own value (`derive.own_value`, the new array of the other paths) shares no
+    memory with the base where it is read, so a block reading it reads nothing stale
+    (`views.refuse_stale_reads`)."""
+    own = result.node
+
+    def derive(base):
         with recording_in(base.builder):
-            return np.where(taken(), base, Tracer(result.builder, result.node))
+            return np.where(taken(), base, Tracer(result.builder, own))
+    derive.own_value = own
 
     def scatter(base, value):
         with recording_in(base.builder):

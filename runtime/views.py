@@ -255,6 +255,14 @@ def _unfollowed(target, view, base, what) -> TracingError:
         f"and NumPy would change both; {hint}")
 
 
+def _own_value_read(view, atom, builder) -> bool:
+    """True where `builder`'s block reads `atom` as the own value of the conditional
+    view `view` (`runtime.path_aliases`), taken only on the paths where it is not its
+    base: the block carries the base, so its reads of `view` derive from that."""
+    return (view.view is not None and getattr(view.view.derive, "own_value", None) is atom
+            and _nearest_version(builder, view.view.base).builder is builder)
+
+
 # -- staged blocks: views of the values a block takes as inputs ---------------------------------
 def link_inputs(builder, outer: list, inner: list) -> None:
     """Records that the input Tracers `inner` of a staged block stand for `outer` ones.
@@ -334,7 +342,7 @@ def refuse_stale_reads(written: list, traces: list) -> None:
         for traced in traces:
             for outer, _ in traced.builder.captures:
                 other = sharing.get(getattr(outer, "id", None))
-                if other is not None:
+                if other is not None and not _own_value_read(other, outer, traced.builder):
                     raise CarryNeeded(root_of(target), traced.builder, TracingError(
                         f"{_name(target)} is written in place inside a staged `if` or loop"
                         f"{location_note(user_source())}, and {_name(other)}, which shares "

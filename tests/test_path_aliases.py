@@ -83,6 +83,28 @@ def kept_in_some_branches(x, n):
     return w, y
 
 
+def passed_on_by_both_branches(x):
+    y = x * 0.5
+    w = y[::-1]
+    if x.sum() < 0.5:
+        pass
+    else:
+        if False:                 # y is the branches' state, but both pass it on
+            y = y + 1
+    w *= 0.5
+    return y
+
+
+def written_after_an_early_return(x):
+    y = x * 0.5
+    w = y[::-1]
+    if x.sum() > 100:
+        y = y + 1.0
+        return y
+    w *= 0.5                      # staged on the path that did not return
+    return y
+
+
 CASES = [
     (view_written_after_if, [(np.array([-1.0, 2.0, 3.0]),), (np.array([1.0, 2.0, 3.0]),)]),
     (rebound_written_after_if, [(np.array([-1.0, 2.0, 3.0]),), (np.array([1.0, 2.0, 3.0]),)]),
@@ -92,6 +114,9 @@ CASES = [
     (view_of_rebound_in_while, [(np.array([1.0, 2.0, 3.0]), np.int64(n)) for n in (0, 2)]),
     (passed_on_in_some_trips, [(np.zeros(2), np.int64(n)) for n in (0, 2, 3)]),
     (kept_in_some_branches, [(np.array([1.0, -2.0, 3.0]), np.int64(n)) for n in (0, 1, 2)]),
+    (passed_on_by_both_branches, [(np.array([2.0, 0.0, 2.0]),), (np.zeros(3),)]),
+    (written_after_an_early_return, [(np.array([2.0, 0.0, 2.0]),),
+                                     (np.array([50.0, 0.0, 60.0]),)]),
 ]
 
 

@@ -91,9 +91,10 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
             f"{t.out_tree} and {f.out_tree}{location_note(user_source())}")
     n = len(t.out_leaves)
     static = [same_static(a, b) for a, b in zip(t.out_leaves, f.out_leaves)]
-    keep = [i for i in range(n) if not static[i]]
-    passed, extra = in_place_outputs(live)    # inputs written in place: written through
     explicit_values = [x for x in flatten(operands)[0] if isinstance(x, Tracer)]
+    through = _passed_through(t, f)
+    keep = [i for i in range(n) if not static[i] and i not in through]
+    passed, extra = in_place_outputs(live)    # inputs written in place: written through
     aliases = path_aliases.BranchAliases([t, f], explicit_values, builder, keep)
     true, false = (s.finish(keep, [s.inputs[k] for k in extra] + aliases.flags[b])
                    for b, s in enumerate((t, f)))
@@ -108,12 +109,25 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     weak_joins.note_branch_results(outs, joined, [[s.out_leaves[i] for s in (t, f)]
                                                   for i in keep])
     it = iter(outs)
-    results = [t.out_leaves[i] if static[i] else next(it) for i in range(n)]
+    results = [t.out_leaves[i] if static[i] else explicit_values[through[i]] if i in through
+               else next(it) for i in range(n)]
     views.refuse_stale_reads([explicit_values[k] for k in [*passed, *extra]], [t, f])
     finals = {k: results[j] for k, j in passed.items()} | dict(zip(extra, it))
     results = write_through(explicit_values, finals, results, passed)
     aliases.link(results, list(it))    # a result that is, on one path, an array from before
     return t.out_tree.unflatten(results)
+
+
+def _passed_through(t, f) -> dict:
+    """Output i -> input k, for the outputs that both branches return as their input k
+    itself, not written: the result is the operand, the very array it was before."""
+    through = {}
+    for i, (a, b) in enumerate(zip(t.out_leaves, f.out_leaves)):
+        for k, (x, y) in enumerate(zip(t.inputs, f.inputs)):
+            if a is x and b is y and k not in t.written and k not in f.written:
+                through[i] = k
+                break
+    return through
 
 
 def _fill_placeholders(t, f):
