@@ -173,6 +173,23 @@ def test_closure_called_in_the_loop_test():
     check(closure_in_loop_test, (np.int64(3),), (np.int64(5),), (np.int64(0),))
 
 
+def item_write_beside_a_closure(x):
+    y = np.tanh(x)
+    shift = lambda: y
+    if x.sum() > 100:
+        pass
+    elif x.sum() > 1:
+        y = np.abs(shift()) + 1
+    else:
+        y[y > -0.5] = 2.0        # the branch function's own parameter for y is no alias
+    return y + shift()
+
+
+def test_item_write_to_a_name_a_closure_reads():
+    check(item_write_beside_a_closure, (np.array([2.0, 0.0, 2.0]),),
+          (np.array([-2.0, 0.0, 2.0]),))
+
+
 def test_closure_of_a_name_only_the_loop_binds():
     check(bound_only_by_the_loop, (np.array([1, 2]),), (np.array([3, 4]),))
 
@@ -184,7 +201,7 @@ def test_nested_def_reads_the_current_accumulator():
 
 def test_generated_functions_declare_the_closure_variable():
     code = ag.to_code(peek_in_for)
-    assert "nonlocal i" in code and "i = i_1" in code, code
+    assert "nonlocal i" in code and "i = i_1" in code and "del i_1" in code, code
 
 
 # --- generated names never collide with the user's --------------------------------------

@@ -151,11 +151,14 @@ def parameters(state: list, captured, namer) -> tuple[list, callable]:
     statements it starts with.
 
     A state name that closures read is taken as a parameter of another name and
-    assigned to the function's own variable on entry:
+    assigned to the function's own variable on entry; the parameter is then deleted,
+    so that no other local name is bound to the array (a write to `i` is not a write
+    to an alias):
 
         def loop_body(itr, i_1, s):
             nonlocal i
             i = i_1
+            del i_1
     """
     cells = [name for name in state if name in captured]
     if not cells:
@@ -166,5 +169,8 @@ def parameters(state: list, captured, namer) -> tuple[list, callable]:
         out = [gast.Nonlocal(names=list(cells))]
         for name in cells:
             out += templates.replace("name = parameter", name=name, parameter=renamed[name])
+        out.append(gast.Delete(targets=[gast.Name(id=renamed[name], ctx=gast.Del(),
+                                                  annotation=None, type_comment=None)
+                                        for name in cells]))
         return out
     return [renamed.get(name, name) for name in state], entry

@@ -83,8 +83,7 @@ def staged_writing(stage, state: tuple, names: tuple):
 def _kept(state: tuple, result) -> set:
     """The ids of the traced values of `state` that the staged block returns as themselves
     (`runtime.tracing.write_through` wrote them in place, or nothing wrote them): every
-    local name bound to one, as the converter's parameter `y_2` of a branch that
-    assigns `y = y_2` for a closure, holds the block's final value."""
+    local name bound to one holds the block's final value."""
     outs = [result] + [r for r in (result if isinstance(result, tuple) else ())
                        if isinstance(r, tuple)]   # an `if` with values bound on one path
     return {id(a) for out in outs if isinstance(out, tuple) and len(out) == len(state)
