@@ -259,8 +259,14 @@ def _own_value_read(view, atom, builder) -> bool:
     """True where `builder`'s block reads `atom` as the own value of the conditional
     view `view` (`runtime.path_aliases`), taken only on the paths where it is not its
     base: the block carries the base, so its reads of `view` derive from that."""
-    return (view.view is not None and getattr(view.view.derive, "own_value", None) is atom
-            and _nearest_version(builder, view.view.base).builder is builder)
+    if view.view is None or getattr(view.view.derive, "own_value", None) is not atom:
+        return False
+    base = view.view.base
+    while _nearest_version(builder, base).builder is not builder:
+        if base.view is None or base.view.derive is None:
+            return False
+        base = base.view.base   # carried where the array it views is
+    return True
 
 
 # -- staged blocks: views of the values a block takes as inputs ---------------------------------

@@ -105,6 +105,43 @@ def written_after_an_early_return(x):
     return y
 
 
+def view_written_in_nested_ifs_after_a_loop(x, n, k):
+    y = x * 0.5
+    done = False
+    shift = lambda: y
+    w = y[:]
+    if x.sum() > 100:
+        pass
+    else:
+        for j in range(1, n):
+            if done:                  # w is the loop's state, passed on as it is
+                w -= 2.0
+        if k != 3:
+            if x[1] > 2.0:
+                pass
+            elif np.all(shift() > 0.5):
+                w *= 0.5              # the block carries y; w's own value is not stale
+    return y
+
+
+def view_written_in_a_loop_and_nested_ifs(x, n, k):
+    y = x * 0.5
+    shift = lambda: y
+    w = y[:]
+    if x.sum() > 100:
+        pass
+    else:
+        for j in range(1, n):
+            if x[0] > 1:
+                w -= 2.0
+        if k != 3:
+            if x[1] > 2.0:
+                pass
+            elif np.all(shift() > 0.5):
+                w *= 0.5
+    return y
+
+
 CASES = [
     (view_written_after_if, [(np.array([-1.0, 2.0, 3.0]),), (np.array([1.0, 2.0, 3.0]),)]),
     (rebound_written_after_if, [(np.array([-1.0, 2.0, 3.0]),), (np.array([1.0, 2.0, 3.0]),)]),
@@ -117,6 +154,10 @@ CASES = [
     (passed_on_by_both_branches, [(np.array([2.0, 0.0, 2.0]),), (np.zeros(3),)]),
     (written_after_an_early_return, [(np.array([2.0, 0.0, 2.0]),),
                                      (np.array([50.0, 0.0, 60.0]),)]),
+    *[(fn, [(np.array([0.5, -1.5, 1.5]), np.int64(-1), np.int64(-6)),
+            (np.array([2.0, 1.5, 2.0]), np.int64(3), np.int64(1)),
+            (np.array([2.0, 1.5, 2.0]), np.int64(0), np.int64(1))])
+      for fn in (view_written_in_nested_ifs_after_a_loop, view_written_in_a_loop_and_nested_ifs)],
 ]
 
 
