@@ -161,7 +161,7 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
             placeholder = dict(zip(map(id, inputs), placeholders))
             written = [t for t in misused if t.node is not placeholder[id(t)]]
             if written:
-                raise views.rebound_in_loop(written[0])
+                raise views.rebound_in_loop(placeholder[id(written[0])].name, written[0])
             return trace_to_graph(
                 fn, args, name=name, parent=parent, input_avals=given_avals,
                 input_names=input_names, variables=variables, scope=scope,

@@ -61,6 +61,9 @@ reshape of it is again a view)."""
 
 COPY = "copy"
 
+SAME = (lambda base: base, lambda base, value: value, True)
+"""The rule of a view that is its base entire: a second name for the same array."""
+
 
 class View(NamedTuple):
     """How a traced view is derived from the Tracer it views (`base`).
@@ -274,12 +277,17 @@ def link_inputs(builder, outer: list, inner: list) -> None:
     """Records that the input Tracers `inner` of a staged block stand for `outer` ones.
 
     An input standing for a view of a value another input stands for (directly
-    or through other views) becomes a view of that input, so that a write in
-    the block reaches both; an outer view read in the block (`inner_version`)
+    or through other views), or for that very value, becomes a view of that
+    input, so that a write in the block reaches both; an outer view read in the block (`inner_version`)
     is derived from the input its base stands for. The inputs so used are
     noted (`builder.used_stand_ins`): a loop body must pass them on as themselves.
     """
-    builder.stand_ins = {id(o): (o, i) for o, i in zip(outer, inner)}
+    builder.stand_ins = {}
+    for o, i in zip(outer, inner):
+        first = builder.stand_ins.setdefault(id(o), (o, i))[1]
+        if first is not i:   # a second input for the same array (`z = y`, both state)
+            link(i, first, SAME)
+            builder.used_stand_ins.add(id(i))
     for o, i in zip(outer, inner):
         if o.view is not None and o.view.derive is not None and i.view is None:
             base = inner_version(builder, o.view.base)
@@ -319,14 +327,19 @@ def _nearest_version(builder, x):
     return outer
 
 
-def rebound_in_loop(written) -> TracingError:
-    """A loop body wrote its state `written` in place (through a view, or with views of it
-    read in the body), and rebinds it: the next step's value is another array."""
+def rebound_in_loop(rebound: str | None, written) -> TracingError:
+    """A loop body wrote `written` (its state `rebound`, or an array that state is a second
+    name or view for) in place, and binds `rebound` to another array: in the next step
+    the name holds other memory, which the graph cannot follow."""
+    name = repr(rebound) if rebound else "a traced value"
+    root = root_of(written)
+    what = (f"writes {name} in place and binds it" if root is written else
+            f"writes {_name(root)} in place while {name}, which shares its memory, is bound")
     return TracingError(
-        f"a staged loop writes {_name(written)} in place while a view shares its memory, "
-        f"and binds the name to another array for the next step"
-        f"{location_note(user_source())}: the graph cannot follow which memory the view "
-        f"shares then; copy the view (`y = y.copy()`), or only write the array in place")
+        f"a staged loop {what} to another array for the next step"
+        f"{location_note(user_source())}: the graph cannot follow which memory {name} "
+        f"shares then; copy it before the loop (`{rebound or 'y'} = {rebound or 'y'}.copy()`), "
+        f"or only write it in place")
 
 
 def refuse_stale_reads(written: list, traces: list) -> None:

@@ -47,7 +47,6 @@ def write_array(target, index, value, label: str):
     """The array branch of `setitem`: the updated array, or NotImplemented for other targets."""
     if isinstance(target, Tracer):
         _check_views(target, label)
-        note_written(_root(label))
         updated = index_update(target, index, value)
         if target.builder is not updated.builder:
             if is_inner(label):  # `a.b[i] = v`: the outer write stores the new array

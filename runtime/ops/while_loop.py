@@ -190,19 +190,24 @@ def _writing_first(cond_fn, body_fn, state, entry_names, written, tracking=None)
 
     Staged again with, as extra state, the value of each such array outside
     and whether this is the first iteration; after the loop the arrays outside
-    hold it (`runtime.tracing.write_through`).
+    hold it (`runtime.tracing.write_through`). A leaf the body passes on in some
+    trips only (`tracking`, staged by `_tracking_aliases`, whose flags end the
+    state) is that array in every trip its flag says so, not in the first only.
     """
     leaves = flatten(state)[0]
 
     def body(full):
         inner, held, first = full
         inputs = flatten(inner)[0]
+        before = [inputs[len(inputs) - len(tracking) + tracking.index(i)]
+                  if tracking and i in tracking else first for i in written]
         out = body_fn(inner)
-        return out, tuple(np.where(first, inputs[i], h) for i, h in zip(written, held)), \
-            np.False_
+        return out, tuple(np.where(b, inputs[i], h)
+                          for i, b, h in zip(written, before, held)), np.False_
 
-    out, held, _ = _staged(lambda full: cond_fn(full[0]), body,
-                           (state, tuple(leaves[i] for i in written), np.True_),
+    out, held, _ = _staged(lambda full: cond_fn(full[0]), body,   # `held`: its own copies
+                           (state, tuple(Tracer(leaves[i].builder, leaves[i].node)
+                                         for i in written), np.True_),
                            None, first_writes=False, tracking=tracking)
     write_through([leaves[i] for i in written], dict(enumerate(held)), [], {})
     return out
