@@ -1,12 +1,14 @@
 """The primitives, one module per family; importing this package fills the tables."""
 from . import (  # noqa: F401
     call,
+    comparisons,
     complex_parts,
     control_flow,
     creation,
     effects,
     elementwise,
     errstate,
+    fft,
     indexing,
     introspection,
     joining,
