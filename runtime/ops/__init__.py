@@ -4,6 +4,7 @@ from . import (  # noqa: F401
     comparisons,
     complex_parts,
     control_flow,
+    counting,
     creation,
     effects,
     elementwise,
