@@ -6,6 +6,7 @@ from . import (  # noqa: F401
     control_flow,
     counting,
     creation,
+    differences,
     effects,
     elementwise,
     errstate,
