@@ -20,6 +20,7 @@ from . import (  # noqa: F401
     reductions,
     shape_ops,
     sorting,
+    statistics,
     state,
     updates,
     while_loop,
