@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     introspection,
     joining,
     linalg,
+    nan_reductions,
     py_function,
     python_numbers,
     reductions,
