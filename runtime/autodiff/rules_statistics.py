@@ -1,5 +1,5 @@
-"""Vector-Jacobian rules of the numbers and signals primitives: round, convolve,
-correlate and interp (the statistics are compositions, differentiated through
+"""Vector-Jacobian rules of the numbers and signals primitives: round, bincount
+(in its weights), convolve, correlate and interp (the statistics are compositions, differentiated through
 their parts).
 
 `round` is piecewise constant: zero. `convolve` and `correlate` are linear in
@@ -20,6 +20,7 @@ import numpy as np
 from .. import primitives
 from ..errors import TracingError
 from ..ops.comparisons import round_p
+from ..ops.counting import bincount_p
 from ..ops.differences import convolve_p, correlate_p, interp_p
 from ..ops.introspection import dynamic_shape
 
@@ -99,7 +100,12 @@ def _interp(g, out, x, xp, fp, *, left=None, right=None, period=None):
     return (ct_x, ct_xp, ct_fp)
 
 
-for _prim, _rule in ((round_p, _round), (convolve_p, _convolve), (correlate_p, _correlate),
+def _bincount(g, out, x, *weights, minlength=0):
+    """Linear in the weights: each weight's cotangent is that of its bin."""
+    return (None, g[x]) if weights else (None,)
+
+
+for _prim, _rule in ((round_p, _round), (bincount_p, _bincount), (convolve_p, _convolve), (correlate_p, _correlate),
                      (interp_p, _interp)):
     primitives.vjp_rules[_prim] = _rule
 del _prim, _rule

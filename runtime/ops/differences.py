@@ -8,7 +8,7 @@ correlate and interp (NumPy's kernels; their rules are in
 `append`. `gradient(f, *spacing, axis, edge_order)` takes scalar spacings
 (one, or one per axis) and edge order 1 or 2, computed as NumPy computes them
 (integers in float64), with a `(edge_order + 1)`-element minimum that unknown
-dimensions check only when the graph runs (by failing to broadcast). Params:
+dimensions check when the graph runs (a staged `ValueError`). Params:
 convolve and correlate `mode` ("full", "same", "valid"); interp `left`,
 `right` (Python numbers or None) and `period`.
 """
@@ -23,6 +23,8 @@ from ..abstract import normalize_axis, normalize_axes
 from ..dispatch import implements, unsupported
 from ..tracer import Tracer, bind
 from ._rules import aval, dtype_by_example
+from .effects import assert_
+from .introspection import dynamic_shape
 from .shape_ops import ndim, operand
 
 
@@ -135,9 +137,12 @@ def _gradient(f, *varargs, axis=None, edge_order=1):
         f, otype = np.astype(f, np.float64), np.dtype(np.float64)
     outs = []
     for ax, d in zip(axes, dx):
-        if f.shape[ax] is not None and f.shape[ax] < edge_order + 1:
-            raise ValueError("Shape of array too small to calculate a numerical gradient, "
-                             "at least (edge_order + 1) elements are required.")
+        too_small = ValueError("Shape of array too small to calculate a numerical gradient, "
+                               "at least (edge_order + 1) elements are required.")
+        if f.shape[ax] is None:  # checked when the graph runs
+            assert_(dynamic_shape(f)[ax] >= edge_order + 1, too_small)
+        elif f.shape[ax] < edge_order + 1:
+            raise too_small
         outs.append(_one_gradient(f, ax, d, edge_order, otype))
     return outs[0] if len(axes) == 1 else tuple(outs)
 
