@@ -21,7 +21,7 @@ from .. import primitives
 from ..errors import TracingError
 from ..ops.comparisons import round_p
 from ..ops.counting import bincount_p
-from ..ops.differences import convolve_p, correlate_p, interp_p
+from ..ops.differences import convolve_p, correlate_p, interp_p, require_length_p
 from ..ops.introspection import dynamic_shape
 
 
@@ -105,7 +105,11 @@ def _bincount(g, out, x, *weights, minlength=0):
     return (None, g[x]) if weights else (None,)
 
 
-for _prim, _rule in ((round_p, _round), (bincount_p, _bincount), (convolve_p, _convolve), (correlate_p, _correlate),
+def _require_length(g, out, x, *, axis, minimum):
+    return (g,)
+
+
+for _prim, _rule in ((round_p, _round), (require_length_p, _require_length), (bincount_p, _bincount), (convolve_p, _convolve), (correlate_p, _correlate),
                      (interp_p, _interp)):
     primitives.vjp_rules[_prim] = _rule
 del _prim, _rule

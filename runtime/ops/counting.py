@@ -21,7 +21,7 @@ from ..abstract import normalize_axis
 from ..dispatch import implements, unsupported
 from ..tracer import Tracer, bind
 from ._rules import aval, dtype_by_example
-from .shape_ops import ndim, operand
+from .shape_ops import known_size, ndim, operand
 
 
 # -- searchsorted ------------------------------------------------------------------
@@ -136,12 +136,15 @@ _UNIQUE_FLAGS = ("return_index", "return_inverse", "return_counts")
 def _unique_rule(x, *, axis=None, equal_nan=True, **flags):
     shape = x.aval.shape
     if axis is None:
-        values = aval((None,), x.aval.dtype)
+        size = known_size(shape)
+        values = aval((size if size in (0, 1) else None,), x.aval.dtype)
         inverse = shape
     else:
         values = aval(shape[:axis] + (None,) + shape[axis + 1:], x.aval.dtype)
         inverse = (shape[axis],)
-    sizes = {"return_index": (None,), "return_inverse": inverse, "return_counts": (None,)}
+    distinct = values.shape[axis or 0]
+    sizes = {"return_index": (distinct,), "return_inverse": inverse,
+             "return_counts": (distinct,)}
     return [values] + [aval(sizes[f], np.intp) for f in _UNIQUE_FLAGS if flags.get(f)]
 
 

@@ -8,7 +8,8 @@ correlate and interp (NumPy's kernels; their rules are in
 `append`. `gradient(f, *spacing, axis, edge_order)` takes scalar spacings
 (one, or one per axis) and edge order 1 or 2, computed as NumPy computes them
 (integers in float64), with a `(edge_order + 1)`-element minimum that unknown
-dimensions check when the graph runs (a staged `ValueError`). Params:
+dimensions check when the graph runs (`require_length`, the identity on arrays
+long enough, NumPy's `ValueError` on others). Params:
 convolve and correlate `mode` ("full", "same", "valid"); interp `left`,
 `right` (Python numbers or None) and `period`.
 """
@@ -23,8 +24,6 @@ from ..abstract import normalize_axis, normalize_axes
 from ..dispatch import implements, unsupported
 from ..tracer import Tracer, bind
 from ._rules import aval, dtype_by_example
-from .effects import assert_
-from .introspection import dynamic_shape
 from .shape_ops import ndim, operand
 
 
@@ -111,6 +110,22 @@ def _one_gradient(f, axis, dx, edge_order, otype):
     return np.concatenate(parts, axis=axis)
 
 
+_TOO_SMALL = ("Shape of array too small to calculate a numerical gradient, at least "
+              "(edge_order + 1) elements are required.")
+
+
+def _require_length_kernel(xp, axis, minimum):
+    def check(x):
+        if x.shape[axis] < minimum:
+            raise ValueError(_TOO_SMALL)
+        return x
+    return check
+
+
+require_length_p = primitives.define(
+    "require_length", lambda x, *, axis, minimum: x.aval, _require_length_kernel)
+
+
 @implements(np.gradient)
 def _gradient(f, *varargs, axis=None, edge_order=1):
     f = operand(f)
@@ -137,13 +152,11 @@ def _gradient(f, *varargs, axis=None, edge_order=1):
         f, otype = np.astype(f, np.float64), np.dtype(np.float64)
     outs = []
     for ax, d in zip(axes, dx):
-        too_small = ValueError("Shape of array too small to calculate a numerical gradient, "
-                               "at least (edge_order + 1) elements are required.")
-        if f.shape[ax] is None:  # checked when the graph runs
-            assert_(dynamic_shape(f)[ax] >= edge_order + 1, too_small)
-        elif f.shape[ax] < edge_order + 1:
-            raise too_small
-        outs.append(_one_gradient(f, ax, d, edge_order, otype))
+        if f.shape[ax] is not None and f.shape[ax] < edge_order + 1:
+            raise ValueError(_TOO_SMALL)
+        checked = f if f.shape[ax] is not None else bind(
+            require_length_p, f, axis=ax, minimum=edge_order + 1)  # checked when it runs
+        outs.append(_one_gradient(checked, ax, d, edge_order, otype))
     return outs[0] if len(axes) == 1 else tuple(outs)
 
 

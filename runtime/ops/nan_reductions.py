@@ -6,8 +6,8 @@ Compositions, as NumPy writes them: NaNs replaced by the operation's identity
 (0 for sums, 1 for products, +-inf for extrema), counts of the other elements,
 and NaN where a slice holds nothing else (`nanvar` also where `count - ddof <=
 0`). Integer and boolean input has no NaN: the plain reduction. `nanargmin`
-and `nanargmax` of an all-NaN slice raise NumPy's `ValueError` when the graph
-runs (a staged check). `nanmedian` and `nanquantile` sort (NaN last) and pick
+and `nanargmax` are primitives with NumPy's kernels (an all-NaN slice raises
+NumPy's `ValueError` when the graph runs). `nanmedian` and `nanquantile` sort (NaN last) and pick
 each slice's elements among its first `count` by position (a sum over a
 one-hot mask: exact, and the same code for known and unknown lengths).
 """
@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..abstract import normalize_axes
+import functools
+
+from .. import primitives
+from ..abstract import normalize_axes, normalize_axis
 from ..dispatch import implements
-from .effects import assert_
+from ..tracer import bind
+from ._rules import aval, reject
 from .shape_ops import ndim, operand
-from ._rules import reject
 from .statistics import lerp, quantile_dtype, reduce_last, restore_dims
 
 
@@ -141,21 +144,42 @@ implements(np.nanmin)(_extremum("nanmin", np.min, np.inf))
 implements(np.nanmax)(_extremum("nanmax", np.max, -np.inf))
 
 
-def _arg_extremum(name, arg, fill):
+def _arg_rule(name):
+    def rule(x, *, axis=None, keepdims=False):
+        shape = x.aval.shape
+        axes = tuple(range(len(shape))) if axis is None else (axis,)
+        if any(shape[a] == 0 for a in axes):
+            raise ValueError(f"attempt to get {name[3:]} of an empty sequence")
+        if keepdims:
+            return aval(tuple(1 if i in axes else d for i, d in enumerate(shape)), np.intp)
+        return aval(tuple(d for i, d in enumerate(shape) if i not in axes), np.intp)
+    return rule
+
+
+def _arg_kernel(name):
+    return lambda xp, axis=None, keepdims=False: functools.partial(
+        getattr(xp, name), axis=axis, keepdims=keepdims)
+
+
+nanargmin_p, nanargmax_p = (primitives.define(name, _arg_rule(name), _arg_kernel(name))
+                            for name in ("nanargmin", "nanargmax"))
+
+
+def _arg_extremum(prim, arg):
     def handler(a, axis=None, out=None, *, keepdims=np._NoValue):
-        _check(f"numpy.{name}", out)
+        _check(f"numpy.{prim.name}", out)
         a = operand(a)
-        keep = False if keepdims is np._NoValue else keepdims
+        keep = False if keepdims is np._NoValue else bool(keepdims)
         if not _inexact(a):
             return arg(a, axis=axis, keepdims=keep)
-        missing = np.isnan(a)
-        assert_(~np.any(np.all(missing, axis=axis)), ValueError("All-NaN slice encountered"))
-        return arg(_filled(a, fill), axis=axis, keepdims=keep)
+        if axis is not None:
+            axis = normalize_axis(axis, max(ndim(a), 1)) if ndim(a) else None
+        return bind(prim, a, axis=axis, keepdims=keep)
     return handler
 
 
-implements(np.nanargmin)(_arg_extremum("nanargmin", np.argmin, np.inf))
-implements(np.nanargmax)(_arg_extremum("nanargmax", np.argmax, -np.inf))
+implements(np.nanargmin)(_arg_extremum(nanargmin_p, np.argmin))
+implements(np.nanargmax)(_arg_extremum(nanargmax_p, np.argmax))
 
 
 # -- median, quantile, percentile ----------------------------------------------------

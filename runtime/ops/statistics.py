@@ -158,8 +158,9 @@ def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         count = dynamic_shape(s)[-1]
         middle = s[..., (count - 1) // 2: count // 2 + 1]
     result = np.mean(middle, axis=-1)
-    if s.dtype.kind in "fc" and n != 0:
-        result = np.where(np.isnan(s[..., -1]), np.nan, result).astype(result.dtype)
+    if s.dtype.kind in "fc":  # a NaN sorts last; an empty slice has none (its mean is NaN)
+        holds_nan = np.any(np.isnan(s[..., -1:]), axis=-1)
+        result = np.astype(np.where(holds_nan, np.nan, result), result.dtype)
     return restore_dims(result, axes, ndim(a), keepdims)
 
 
@@ -214,7 +215,8 @@ def _corrcoef(x, y=None, rowvar=True, bias=np._NoValue, ddof=np._NoValue, *, dty
     c = _cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:
         return c / c
-    d = np.einsum("ii->i", c)
+    rows = c.shape[0]
+    d = np.einsum("ii->i", c) if rows is None else c[np.arange(rows), np.arange(rows)]
     stddev = np.sqrt(np.real(d))
     c = c / stddev[:, None]
     c = c / stddev[None, :]
