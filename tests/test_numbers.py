@@ -113,6 +113,19 @@ def test_dtypes_follow_nep50():
     assert ag.convert(np.fft.fft, autograph=False)(np.arange(4)).dtype == np.complex128
 
 
+def _scalar_kinds(x, s, a):
+    return (np.isscalar(x), np.isscalar(s), np.isscalar(a), np.isscalar(x.sum()),
+            np.isscalar(x[0]), np.isscalar(x[:1]), np.isscalar(3.0), np.iscomplexobj(x * 1j),
+            np.result_type(x, 1j, s))
+
+
+def test_isscalar_iscomplexobj_result_type_are_answered_while_tracing():
+    args = np.ones(3, np.float32), np.float64(2), np.array(2.0)
+    f = ag.convert(_scalar_kinds)
+    assert f(*args) == _scalar_kinds(*args) == (
+        False, True, False, True, True, False, True, True, np.dtype(np.complex128))
+
+
 # -- staging: allclose in an `if`, run-time sizes in later ops and loops --------------
 def test_if_allclose_stages():
     @ag.convert

@@ -1,6 +1,6 @@
 """Vector-Jacobian rules of the numbers and signals primitives: round, bincount
-(in its weights), convolve, correlate and interp (the statistics are compositions, differentiated through
-their parts).
+(in its weights), require_length (the identity), convolve, correlate and interp
+(the statistics are compositions, differentiated through their parts).
 
 `round` is piecewise constant: zero. `convolve` and `correlate` are linear in
 each operand: a mode's result is a slice of the "full" result (at NumPy's
@@ -109,7 +109,8 @@ def _require_length(g, out, x, *, axis, minimum):
     return (g,)
 
 
-for _prim, _rule in ((round_p, _round), (require_length_p, _require_length), (bincount_p, _bincount), (convolve_p, _convolve), (correlate_p, _correlate),
-                     (interp_p, _interp)):
+for _prim, _rule in ((round_p, _round), (require_length_p, _require_length),
+                     (bincount_p, _bincount), (convolve_p, _convolve),
+                     (correlate_p, _correlate), (interp_p, _interp)):
     primitives.vjp_rules[_prim] = _rule
 del _prim, _rule

@@ -8,7 +8,8 @@ which unknown dimensions only tell when the graph runs). `allclose` is
 `all(isclose(...))` and `count_nonzero` a sum of `x != 0`: both are 0-d traced
 values (NumPy gives a Python bool and int), so `if np.allclose(a, b):` stages.
 `result_type` and `iscomplexobj` read the abstract values: a weak value (a
-Python number a loop carries) counts as the Python number it is.
+Python number a loop carries) counts as the Python number it is; so does
+`isscalar` (NumPy does not dispatch it: converted code calls it here).
 """
 from __future__ import annotations
 
@@ -105,3 +106,13 @@ def _result_type(*arrays_and_dtypes):
 @implements(np.iscomplexobj)
 def _iscomplexobj(x):
     return issubclass(np.result_type(_example(x)).type, np.complexfloating)
+
+
+def isscalar(element) -> bool:
+    """`np.isscalar` of a traced value, from its abstract value: a 0-d value that is a
+    NumPy scalar eagerly (`x.sum()`, a scalar argument) or a Python number (a weak
+    value); not a 0-d array (an array argument, a constant). `np.isscalar` does not
+    dispatch to `__array_function__`: autograph's `converted_call` calls this."""
+    if not isinstance(element, Tracer):
+        return np.isscalar(element)
+    return element.ndim == 0 and element.node.id not in element.builder.maybe_arrays
