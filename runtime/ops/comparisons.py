@@ -95,7 +95,7 @@ def _example(x):
     """What NumPy's dtype rules see of `x`: a traced value's type, else `x`."""
     if not isinstance(x, Tracer):
         return x
-    return python_example(x.aval) if x.aval.weak else np.empty((0,) * 0, x.aval.dtype)
+    return python_example(x.aval) if x.aval.weak else np.empty((), x.aval.dtype)
 
 
 @implements(np.result_type)

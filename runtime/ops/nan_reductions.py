@@ -219,7 +219,7 @@ def _nan_order_statistic(a, axis, keepdims, qv, q, numpy_fn, median):
         counts = np.moveaxis(counts, tuple(range(-q_nd, 0)), tuple(range(q_nd))) \
             if q_nd else counts
     result = np.where(counts == 0, np.nan, np.astype(result, dtype))
-    return restore_dims(np.astype(result, dtype), axes, ndim(a), keepdims, q_nd)
+    return restore_dims(np.astype(result, dtype), axes, keepdims, q_nd)
 
 
 @implements(np.nanmedian)

@@ -42,7 +42,7 @@ def reduce_last(a, axis):
     return np.reshape(moved, tuple(a.shape[d] for d in kept) + (-1,)), axes
 
 
-def restore_dims(result, axes, nd, keepdims, lead=0):
+def restore_dims(result, axes, keepdims, lead=0):
     """`keepdims`: the reduced axes back as size-1 dimensions (after `lead` q dims)."""
     if not keepdims:
         return result
@@ -105,7 +105,7 @@ def _quantile(a, q, qv, axis, keepdims, numpy_fn):
                       gamma)
     if s.dtype.kind == "f":
         result = np.where(np.isnan(s[..., -1]), s[..., -1], result)
-    return restore_dims(np.astype(result, dtype), axes, ndim(a), keepdims, qv.ndim)
+    return restore_dims(np.astype(result, dtype), axes, keepdims, qv.ndim)
 
 
 def _static_q(q, name):
@@ -161,7 +161,7 @@ def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     if s.dtype.kind in "fc":  # a NaN sorts last; an empty slice has none (its mean is NaN)
         holds_nan = np.any(np.isnan(s[..., -1:]), axis=-1)
         result = np.astype(np.where(holds_nan, np.nan, result), result.dtype)
-    return restore_dims(result, axes, ndim(a), keepdims)
+    return restore_dims(result, axes, keepdims)
 
 
 # -- cov, corrcoef -------------------------------------------------------------------
