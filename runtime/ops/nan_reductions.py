@@ -7,9 +7,10 @@ Compositions, as NumPy writes them: NaNs replaced by the operation's identity
 and NaN where a slice holds nothing else (`nanvar` also where `count - ddof <=
 0`). Integer and boolean input has no NaN: the plain reduction. `nanargmin`
 and `nanargmax` are primitives with NumPy's kernels (an all-NaN slice raises
-NumPy's `ValueError` when the graph runs). `nanmedian` and `nanquantile` sort (NaN last) and pick
-each slice's elements among its first `count` by position (a sum over a
-one-hot mask: exact, and the same code for known and unknown lengths).
+NumPy's `ValueError` when the graph runs). `nanmedian` and `nanquantile`
+(method "linear") sort (NaN last) and pick each slice's elements among its
+first `count` by position (a sum over a one-hot mask: exact, and the same code
+for known and unknown lengths).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import functools
 
 from .. import primitives
 from ..abstract import normalize_axes, normalize_axis
-from ..dispatch import implements
+from ..dispatch import implements, unsupported
 from ..tracer import bind
 from ._rules import aval, reject
 from .shape_ops import ndim, operand
@@ -239,8 +240,10 @@ def _nan_quantile(name, scale, numpy_fn, plain):
                f"numpy.{name}")
         keep = False if keepdims is np._NoValue else keepdims
         a = operand(a)
-        if not _inexact(a) or method != "linear":
+        if not _inexact(a):
             return plain(a, q, axis=axis, method=method, keepdims=keep)
+        if method != "linear":
+            raise unsupported(f"numpy.{name}(..., method={method!r})")
         qv = np.true_divide(q, scale)
         if np.size(qv) and not (np.all(qv >= 0) and np.all(qv <= 1)):
             raise ValueError("Quantiles must be in the range [0, 1]" if scale == 1 else

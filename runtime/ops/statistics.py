@@ -4,8 +4,9 @@ All are compositions of existing primitives (so they have gradients, CuPy
 kernels and serialization for free): a quantile sorts along its axis (moved
 last) and takes NumPy's "linear" method, `lerp(s[lo], s[hi], gamma)` with
 `virtual index = q * (n - 1)`, exactly as NumPy computes it (NaN where the
-slice holds a NaN); the indices are constants where `n` is known, traced
-values where it is not. `q` must be static (a number, list or NumPy array).
+slice holds a NaN), or "lower", "higher", "nearest" (an element) or
+"midpoint"; the indices are constants where `n` is known, traced values where
+it is not. `q` must be static (a number, list or NumPy array).
 `median` is the mean of the middle one or two sorted elements, as NumPy's.
 `cov` centres the rows and takes `X @ X.T.conj() / (N - ddof)` in
 `result_type(m, float64)`; `corrcoef` divides by the standard deviations and
@@ -51,10 +52,10 @@ def restore_dims(result, axes, keepdims, lead=0):
     return result
 
 
-def quantile_dtype(a, q, numpy_fn=np.quantile):
+def quantile_dtype(a, q, numpy_fn=np.quantile, method="linear"):
     """NumPy's result dtype for `numpy_fn(a, q)` (q as given: a Python q is weak)."""
     with np.errstate(all="ignore"):
-        return np.asarray(numpy_fn(np.ones(3, a.dtype), q)).dtype
+        return np.asarray(numpy_fn(np.ones(3, a.dtype), q, method=method)).dtype
 
 
 def lerp(low, high, gamma):
@@ -81,22 +82,37 @@ def _indices(virtual, count):
     return np.asarray(previous).astype(np.intp), np.asarray(upper).astype(np.intp)
 
 
-def _quantile(a, q, qv, axis, keepdims, numpy_fn):
-    """NumPy's linear quantile of `a` at `qv` (the array form of the static `q`)."""
+def _virtual_index(method, count, qv):
+    """NumPy's virtual index of each quantile (`_QuantileMethods`), integer for the
+    methods that pick an element."""
+    virtual = (count - 1) * qv
+    if method == "linear":
+        return virtual
+    if method == "midpoint":
+        return 0.5 * (np.floor(virtual) + np.ceil(virtual))
+    picked = {"lower": np.floor, "higher": np.ceil, "nearest": np.round}[method](virtual)
+    return np.astype(picked, np.intp) if isinstance(picked, Tracer) else \
+        np.asarray(picked).astype(np.intp)
+
+
+def _quantile(a, q, qv, axis, keepdims, numpy_fn, method="linear"):
+    """NumPy's quantile of `a` at `qv` (the array form of the static `q`)."""
     flat, axes = reduce_last(a, axis)
     if flat.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
-    dtype = quantile_dtype(flat, q, numpy_fn)
+    dtype = quantile_dtype(flat, q, numpy_fn, method)
     s = np.sort(flat, axis=-1)
     if s.shape[-1] == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     count = s.shape[-1] if s.shape[-1] is not None else dynamic_shape(s)[-1]
-    virtual = (count - 1) * qv
-    if np.dtype(qv.dtype).kind in "iub":  # integer q: the elements themselves
+    virtual = _virtual_index(method, count, qv)
+    if np.dtype(virtual.dtype).kind in "iub":  # the elements themselves
         result = _q_first(s[..., virtual], qv.ndim)
     else:
         previous, upper = _indices(virtual, count)
         gamma = virtual - previous
+        if method == "midpoint":
+            gamma = np.where(virtual % 1 == 0, 0.0, 0.5)
         if type(q) in (int, float) and not isinstance(gamma, Tracer):
             gamma = float(gamma)  # a Python q stays weak, as NumPy keeps it
         else:
@@ -114,10 +130,13 @@ def _static_q(q, name):
         raise unsupported(f"numpy.{name} with a traced q")
 
 
+METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
 def _check_method(method, interpolation, name):
     if interpolation is not None:
         raise unsupported(f"numpy.{name}(..., interpolation=...)")
-    if method != "linear":
+    if method not in METHODS:
         raise unsupported(f"numpy.{name}(..., method={method!r})")
 
 
@@ -130,7 +149,7 @@ def _np_quantile(a, q, axis=None, out=None, overwrite_input=False, method="linea
     qv = np.asanyarray(q)
     if qv.size and not (np.all(qv >= 0) and np.all(qv <= 1)):
         raise ValueError("Quantiles must be in the range [0, 1]")
-    return _quantile(a, q, qv, axis, keepdims, np.quantile)
+    return _quantile(a, q, qv, axis, keepdims, np.quantile, method)
 
 
 @implements(np.percentile)
@@ -142,7 +161,7 @@ def _np_percentile(a, q, axis=None, out=None, overwrite_input=False, method="lin
     qv = np.true_divide(q, 100)
     if np.size(qv) and not (np.all(qv >= 0) and np.all(qv <= 1)):
         raise ValueError("Percentiles must be in the range [0, 100]")
-    return _quantile(a, q, np.asanyarray(qv), axis, keepdims, np.percentile)
+    return _quantile(a, q, np.asanyarray(qv), axis, keepdims, np.percentile, method)
 
 
 # -- median --------------------------------------------------------------------------
