@@ -68,16 +68,16 @@ def test_traced_value_used_as_python_value_names_variable_and_line(fn, name, mar
 
 def test_unsupported_numpy_function_is_named():
     def f(x):
-        return np.unique(x) * 2
+        return np.lexsort(x) * 2
     g = ag.convert(f)
-    with pytest.raises(ag.TracingError, match=r"numpy\.unique") as info:
+    with pytest.raises(ag.TracingError, match=r"numpy\.lexsort") as info:
         g(np.arange(3.0))
-    assert line_of(f, "np.unique") in str(info.value)
+    assert line_of(f, "np.lexsort") in str(info.value)
 
 
 def test_unsupported_submodule_function_is_named_with_its_module():
-    g = ag.convert(lambda x: np.fft.rfft(x))
-    with pytest.raises(ag.TracingError, match=r"numpy\.fft\.rfft"):
+    g = ag.convert(lambda x: np.fft.hfft(x))
+    with pytest.raises(ag.TracingError, match=r"numpy\.fft\.hfft"):
         g(np.arange(4.0))
 
 

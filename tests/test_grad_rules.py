@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from gradcheck import check_grad
+from test_numbers import NUMBERS_NON_DIFFERENTIABLE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -249,6 +250,7 @@ NON_DIFFERENTIABLE = {
     "from_python": "its operand is a Python number (a weak value), which carries no cotangent",
     "assign_variable": "a write: gradients with respect to a variable the function writes "
                        "are refused (tests/test_grad_variables.py)",
+    **NUMBERS_NON_DIFFERENTIABLE,
 }
 
 

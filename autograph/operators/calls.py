@@ -20,7 +20,8 @@ import types
 
 import numpy as np
 
-from runtime import TracingError, current_builder
+from runtime import TracingError, Tracer, current_builder
+from runtime.ops.comparisons import isscalar as traced_isscalar
 from runtime.ops.errstate import errstate
 from runtime.source import is_library_file
 
@@ -105,6 +106,8 @@ def converted_call(f, args, kwargs):
     """`f(*args, **kwargs)`, with `f` converted where it is user code."""
     if f is print:
         return print_(*args, **kwargs)
+    if f is np.isscalar and len(args) == 1 and isinstance(args[0], Tracer):
+        return traced_isscalar(args[0])  # NumPy does not dispatch it; the type answers
     if f is np.errstate and current_builder() is not None:  # its body's kernels run within it
         return errstate(*args, **kwargs)
     if args and is_traced_list(args[0]) and f in LIST_FUNCTIONS:

@@ -26,6 +26,7 @@ from . import (  # noqa: F401  (fill the rule tables)
     rules_other,
     rules_reductions,
     rules_shapes,
+    rules_statistics,
 )
 from .linearize import emit_graph, linearize, linearize_rules
 from .prune import prune
