@@ -11,6 +11,8 @@ from . import (  # noqa: F401
     introspection,
     joining,
     linalg,
+    np_linalg,
+    np_linalg_composed,
     py_function,
     python_numbers,
     reductions,
