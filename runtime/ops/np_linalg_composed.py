@@ -8,6 +8,8 @@ follows NumPy's own code step by step, so results, dtypes and errors are
 NumPy's, and gradients come from the parts. Where a dimension is unknown,
 `multi_dot` multiplies left to right (the order changes only the rounding).
 
+`matrix_power` of a matrix whose last two dimensions are unknown checks them
+first (`linalg_square`: a copy, or NumPy's `LinAlgError` when the graph runs).
 `matrix_rank` of a vector (NumPy returns a Python int) is a 0-d intp array.
 `eye_like(x)` and `triangle(x, upper)` (masks of a stack of matrices, known or
 unknown dimensions) serve the gradient rules too.
@@ -21,9 +23,11 @@ import numpy as np
 from numpy.linalg import LinAlgError
 from numpy.linalg._linalg import _multi_dot_matrix_chain_order as _chain_order  # shapes only
 
+from .. import primitives
 from ..abstract import normalize_axis
 from ..dispatch import implements, unsupported
-from ..tracer import Tracer
+from ..tracer import Tracer, bind
+from ._rules import aval
 from .introspection import dynamic_shape
 from .shape_ops import operand
 
@@ -144,6 +148,16 @@ def _norm(x, ord=None, axis=None, keepdims=False):
 
 
 # -- matrix_rank, matrix_power, multi_dot -----------------------------------------------
+def _square_kernel(xp):
+    def square(a):
+        if a.shape[-2] != a.shape[-1]:
+            raise LinAlgError("Last 2 dimensions of the array must be square")
+        return a.copy()
+    return square
+
+
+square_p = primitives.define("linalg_square", lambda a: aval(a.aval.shape, a.aval.dtype),
+                             _square_kernel)
 def _array(x):
     return x if isinstance(x, Tracer) else np.asarray(x)
 
@@ -179,6 +193,8 @@ def _matrix_power(a, n):
                           f"two-dimensional")
     if None not in shape[-2:] and shape[-2] != shape[-1]:
         raise LinAlgError("Last 2 dimensions of the array must be square")
+    if None in shape[-2:]:  # NumPy's check, when the graph runs
+        a = bind(square_p, a)
     try:
         n = operator.index(n)
     except TypeError as e:
