@@ -25,6 +25,21 @@ Results that NumPy names (`SVDResult`, `EighResult`, `EigResult`, `QRResult`,
 `SlogdetResult`) are the same named tuples here. The functions NumPy writes
 over these (`norm`, `matrix_rank`, `matrix_power`, `multi_dot`) are in
 `np_linalg_composed.py`.
+
+>>> import numpy as np, autograph as ag
+>>> def fit(a, b):
+...     return np.linalg.slogdet(a).logabsdet + np.linalg.norm(np.linalg.inv(a) @ b, 1)
+>>> spec = ag.TensorSpec((3, 3), np.float64), ag.TensorSpec((3,), np.int64)
+>>> print(ag.convert(fit).get_concrete_function(*spec).graph)
+graph fit(a:f64[3,3], b:i64[3]) {
+  t0:f64[], t1:f64[] = slogdet a
+  t2:f64[3,3] = inv a
+  t3:f64[3] = matmul t2 b
+  t4:f64[3] = absolute t3
+  t5:f64[] = sum[axis=(0,), keepdims=False] t4
+  t6:f64[] = add t1 t5
+  return t6
+}
 """
 from __future__ import annotations
 
@@ -35,6 +50,7 @@ from numpy.linalg import LinAlgError
 from numpy.linalg import _linalg as _results  # SVDResult, EighResult, ... (NumPy's own)
 
 from .. import primitives
+from ..backend import CUPY_OVERRIDES
 from ..abstract import broadcast_shapes
 from ..dispatch import implements, unsupported
 from ..errors import TracingError
@@ -336,3 +352,31 @@ def _float(value, name):
         raise unsupported(f"numpy.linalg(..., {name}=<an array or traced value>)")
     return float(value)
 
+
+
+# -- CuPy: the parameters its linalg lacks ------------------------------------------------
+def _cupy_cholesky(xp, upper=False):
+    """CuPy's `cholesky` has no `upper`: U is L^H of the matrix read from the upper triangle."""
+    if not upper:
+        return xp.linalg.cholesky
+    return lambda a: xp.swapaxes(
+        xp.linalg.cholesky(xp.swapaxes(a, -1, -2).conj()), -1, -2).conj()
+
+
+def _cupy_svd(xp, full_matrices=True, hermitian=False):
+    """CuPy's `svd` has no `hermitian` (the plain SVD of a Hermitian matrix is one too)."""
+    return lambda a: tuple(xp.linalg.svd(a, full_matrices=full_matrices))
+
+
+def _cupy_pinv(xp, rcond=None, hermitian=False):
+    """CuPy's `pinv` takes `rcond` only: NumPy's `rtol=None` default is computed."""
+    def pinv(a):
+        cutoff = max(a.shape[-2:]) * xp.finfo(a.dtype).eps if rcond is None else rcond
+        return xp.linalg.pinv(a, rcond=cutoff)
+    return pinv
+
+
+CUPY_OVERRIDES.update({
+    cholesky_p: _cupy_cholesky, svd_p: _cupy_svd, pinv_p: _cupy_pinv,
+    svdvals_p: lambda xp, hermitian=False: functools.partial(xp.linalg.svd, compute_uv=False),
+})
