@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from generated_settings import EXAMPLES
 from gradcheck import check_grad
 from hypothesis import given, settings
+from hypothesis.extra import numpy as hnp
+from oracle import run_every_way, unknown_dims
 from hypothesis import strategies as st
 
 import autograph as ag
@@ -138,6 +141,36 @@ def test_refused_gradients_say_why():
     with pytest.raises(ag.TracingError, match="lstsq"):
         ag.grad(ag.convert(lambda a, b: np.linalg.lstsq(a, b)[0].sum(),
                            autograph=False))(TALL, np.ones(5))
+
+
+# -- values over shapes -------------------------------------------------------------------
+VALUES = {
+    "inv": np.linalg.inv, "det": np.linalg.det, "slogdet": np.linalg.slogdet,
+    "solve": lambda a: np.linalg.solve(a, a[..., :1]), "cholesky": lambda a: np.linalg.cholesky(
+        a @ _t(a) + np.linalg.matrix_power(a, 0)),
+    "eigh": lambda a: np.linalg.eigh(a, UPLO="U"), "eigvalsh": np.linalg.eigvalsh,
+    "svd": np.linalg.svd, "svdvals": lambda a: np.linalg.svd(a, compute_uv=False),
+    "qr": np.linalg.qr, "qr-complete": lambda a: np.linalg.qr(a, mode="complete"),
+    "pinv": np.linalg.pinv, "norm-2": lambda a: np.linalg.norm(a, 2, axis=(-2, -1)),
+    "norm-nuc": lambda a: np.linalg.norm(a, "nuc", axis=(-1, -2), keepdims=True),
+    "matrix_rank": np.linalg.matrix_rank, "matrix_power": lambda a: np.linalg.matrix_power(a, 5),
+}
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(shape=hnp.array_shapes(min_dims=2, max_dims=4, min_side=0, max_side=4),
+       square=st.booleans(),
+       dtype=st.sampled_from(["float32", "float64", "int64", "complex128"]),
+       name=st.sampled_from(sorted(VALUES)), data=st.data())
+def test_values_over_shapes(shape, square, dtype, name, data):
+    """Every shape NumPy takes (stacks, empty, non-square) or refuses, known and unknown."""
+    if square:
+        shape = shape[:-1] + shape[-2:-1]
+    a = data.draw(hnp.arrays(dtype, shape, elements=st.integers(-4, 4)))
+    # NumPy's pinv of an empty int matrix is int: a graph that does not know the size, float64
+    unknown = not (name == "pinv" and a.size == 0 and dtype == "int64")
+    run_every_way(VALUES[name], a, specs=unknown_dims([a]) if unknown else None, rtol=1e-4,
+                  atol=1e-9)
 
 
 # -- errors ---------------------------------------------------------------------------------

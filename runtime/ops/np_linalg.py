@@ -93,7 +93,16 @@ def _smaller(m, n):
 
 
 def _dtypes(fn, atoms, **params):
-    """NumPy's result dtype(s) for `fn` on these operands (a tuple for named results)."""
+    """NumPy's result dtype(s) for `fn` on these operands (a tuple for named results).
+
+    Known empty operands run as they are: NumPy's `pinv` of an empty int matrix is int.
+    """
+    shapes = [x.aval.shape for x in atoms]
+    if all(None not in s for s in shapes) and any(0 in s for s in shapes):
+        with np.errstate(all="ignore"):
+            result = fn(*(np.zeros(s, x.aval.dtype) for s, x in zip(shapes, atoms)), **params)
+        return (tuple(np.asarray(r).dtype for r in result) if isinstance(result, tuple)
+                else np.asarray(result).dtype)
     return dtype_by_example(fn, atoms, **params)
 
 
@@ -224,9 +233,9 @@ def _qr_kernel(xp, mode="reduced"):
 
 
 def _pinv_kernel(xp, rcond=None, hermitian=False):
-    if rcond is None:  # NumPy's `rtol=None`: max(M, N) * eps
-        return functools.partial(xp.linalg.pinv, rtol=None, hermitian=hermitian)
-    return functools.partial(xp.linalg.pinv, rcond=rcond, hermitian=hermitian)
+    """NumPy's `pinv` (`rcond` None: its `rtol=None`, max(M, N) * eps)."""
+    tol = {"rtol": None} if rcond is None else {"rcond": rcond}
+    return functools.partial(xp.linalg.pinv, hermitian=hermitian, **tol)
 
 
 def _define(name, rule, kernel=None, multiple=False):
@@ -341,7 +350,10 @@ def _pinv(a, rcond=None, hermitian=False, *, rtol=np._NoValue):
         raise ValueError("`rtol` and `rcond` can't be both set.")
     if rcond is None:
         rcond = 1e-15 if rtol is np._NoValue else rtol
-    return bind(pinv_p, operand(a), rcond=_float(rcond, "rcond"), hermitian=bool(hermitian))
+    a = operand(a)
+    if a.dtype.kind not in "fc" and None in a.shape:  # NumPy's result for an empty int
+        a = a.astype(float)  # matrix is int: where the size is unknown, float64 (as if not)
+    return bind(pinv_p, a, rcond=_float(rcond, "rcond"), hermitian=bool(hermitian))
 
 
 def _float(value, name):
