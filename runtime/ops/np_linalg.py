@@ -351,6 +351,8 @@ def _pinv(a, rcond=None, hermitian=False, *, rtol=np._NoValue):
     if rcond is None:
         rcond = 1e-15 if rtol is np._NoValue else rtol
     a = operand(a)
+    if rcond is None and a.dtype.kind not in "fc":  # NumPy's finfo(a.dtype) of `rtol=None`
+        raise ValueError(f"data type {a.dtype.type} not inexact")
     if a.dtype.kind not in "fc" and None in a.shape:  # NumPy's result for an empty int
         a = a.astype(float)  # matrix is int: where the size is unknown, float64 (as if not)
     return bind(pinv_p, a, rcond=_float(rcond, "rcond"), hermitian=bool(hermitian))
