@@ -249,7 +249,6 @@ NON_DIFFERENTIABLE = {
     "from_python": "its operand is a Python number (a weak value), which carries no cotangent",
     **dict.fromkeys(["eig", "eigvals"], "staged for complex matrices only, and complex values "
                     "carry no cotangent"),
-    "lstsq": "no rule yet (runtime/autodiff/rules_np_linalg.py); pinv(a) @ b has one",
     "assign_variable": "a write: gradients with respect to a variable the function writes "
                        "are refused (tests/test_grad_variables.py)",
 }

@@ -81,6 +81,11 @@ GRADIENTS = [
     pytest.param(np.linalg.pinv, (TALL,), id="pinv-tall"),
     pytest.param(np.linalg.pinv, (WIDE,), id="pinv-wide"),
     pytest.param(np.linalg.pinv, (M3B,), id="pinv-stack"),
+    pytest.param(lambda a, b: np.linalg.lstsq(a, b)[0], (TALL, rng.uniform(-1, 1, 5)),
+                 id="lstsq-vector"),
+    pytest.param(lambda a, b: np.linalg.lstsq(a, b, rcond=-1)[0],
+                 (WIDE, rng.uniform(-1, 1, (3, 2))), id="lstsq-wide-matrix"),
+    pytest.param(lambda a, b: np.linalg.lstsq(a, b)[3], (TALL, np.ones(5)), id="lstsq-s"),
     pytest.param(lambda a: np.linalg.matrix_power(a, -3), (M3,), id="matrix_power"),
     pytest.param(lambda a, b: np.linalg.multi_dot([a, b, b.T, a]), (M3, TALL.T),
                  id="multi_dot"),
@@ -96,6 +101,12 @@ def test_gradient(fn, args):
 @pytest.mark.parametrize("fn, args", GRADIENTS[:12])
 def test_gradient_with_unknown_dims(fn, args):
     check_grad(fn, *args, rtol=1e-4, atol=1e-6, specs=[spec(a) for a in args])
+
+
+def test_lstsq_gradient_with_unknown_dims():
+    a, b = TALL, rng.uniform(-1, 1, (5, 2))
+    check_grad(lambda a, b: np.linalg.lstsq(a, b)[0], a, b, rtol=1e-4, atol=1e-6,
+               specs=[spec(a), spec(b)])
 
 
 @pytest.mark.parametrize("ord", NORMS, ids=str)
@@ -138,8 +149,8 @@ def test_refused_gradients_say_why():
         ag.grad(ag.convert(lambda a: np.linalg.qr(a)[1].sum(), autograph=False))(WIDE)
     with pytest.raises(ag.TracingError, match="full_matrices=False"):
         ag.grad(ag.convert(lambda a: np.linalg.svd(a)[0].sum(), autograph=False))(TALL)
-    with pytest.raises(ag.TracingError, match="lstsq"):
-        ag.grad(ag.convert(lambda a, b: np.linalg.lstsq(a, b)[0].sum(),
+    with pytest.raises(ag.TracingError, match="residuals"):
+        ag.grad(ag.convert(lambda a, b: np.linalg.lstsq(a, b)[1].sum(),
                            autograph=False))(TALL, np.ones(5))
 
 

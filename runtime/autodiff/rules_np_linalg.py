@@ -12,8 +12,9 @@ Caveats, as in JAX: the eigenvector rule divides by differences of eigenvalues,
 so it is infinite or NaN where eigenvalues repeat (eigenvalues alone are fine);
 the singular-vector rule likewise where singular values repeat or are 0. `det`'s
 rule uses the inverse, so it raises `LinAlgError` at a singular matrix; `pinv`'s
-holds where the rank does not change nearby. `qr`'s rule needs at least as many
-rows as columns (m >= n). `lstsq`, `eig` and `eigvals` have no rule.
+holds where the rank does not change nearby, and so does `lstsq`'s (none through
+its residuals). `qr`'s rule needs at least as many rows as columns (m >= n).
+`eig` and `eigvals` have no rule (complex values carry no cotangent).
 """
 from __future__ import annotations
 
@@ -170,9 +171,28 @@ def _pinv(g, p, a, rcond=None, hermitian=False):
     return (-pt @ g @ pt + term2 - a @ (p @ term2) + term3 - (term3 @ p) @ a,)
 
 
+def _lstsq(cts, outs, a, b, rcond=None):
+    """x = pinv(a) @ b where the rank is constant nearby; s as `svd`'s; rank: none."""
+    (gx, g_residuals, _, gs), (x, *_) = cts, outs
+    if g_residuals is not None:
+        raise TracingError("no gradient through the residuals of np.linalg.lstsq (their "
+                           "length depends on the rank); compute them as "
+                           "np.sum((b - a @ x) ** 2, axis=0)")
+    ga = gb = None
+    if gx is not None:
+        p = np.linalg.pinv(a, rtol=None) if rcond is None else np.linalg.pinv(a, rcond)
+        vector = b.ndim == 1
+        g_matrix = gx[:, None] if vector else gx
+        ga = _pinv(g_matrix @ _T(b[:, None] if vector else b), p, a)[0]
+        gb = _T(p) @ (gx if vector else g_matrix)
+    if gs is not None:
+        ga = _values_only(a, gs) if ga is None else ga + _values_only(a, gs)
+    return ga, gb
+
+
 primitives.vjp_rules.update({
     la.inv_p: _inv, la.det_p: _det, la.slogdet_p: _slogdet, la.solve_p: _solve,
     la.cholesky_p: _cholesky, la.eigh_p: _eigh, la.eigvalsh_p: _eigvalsh,
     la.svdvals_p: _svdvals, la.svd_p: _svd, la.qr_p: _qr, la.pinv_p: _pinv,
-    square_p: lambda g, out, a: (g,),
+    la.lstsq_p: _lstsq, square_p: lambda g, out, a: (g,),
 })
