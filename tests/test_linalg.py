@@ -127,6 +127,8 @@ def test_vector_norm_gradient(ord):
     x = _no_ties()
     check_grad(lambda x: np.linalg.norm(x, ord, axis=1, keepdims=True), x, rtol=1e-4)
     check_grad(lambda x: np.linalg.norm(x[0], ord), x, rtol=1e-4, specs=[spec(x)])
+    check_grad(lambda x: np.linalg.vector_norm(x, axis=(0, 1), ord=ord or 2), x.reshape(2, 2, 3),
+               rtol=1e-4)
 
 
 @settings(max_examples=15, deadline=None)

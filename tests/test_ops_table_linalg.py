@@ -130,9 +130,26 @@ _NORM_ERRORS = [
     ("3-d,ord", (A((2, 3, 4)),), {"ord": 1}), ("axis=(0,0)", (TALL,), {"axis": (0, 0)}),
     ("axis=2", (TALL,), {"axis": 2}), ("axis='a'", (TALL,), {"axis": "a"}),
 ]
+_VECTOR_NORM = [("all", (A((2, 3, 4)),), {}), ("axis=1,inf", (A((2, 3, 4)),),
+                                                {"axis": 1, "ord": np.inf}),
+                ("axis=(0,2),keepdims", (A((2, 3, 4)),), {"axis": (0, 2), "keepdims": True}),
+                ("axis=(-1,),ord=3", (TALL,), {"axis": (-1,), "ord": 3}),
+                ("keepdims,ord=0", (TALL,), {"keepdims": True, "ord": 0}),
+                ("0-d", (A(()),), {"ord": 1})]
+_MATRIX_NORM = [("fro", (A((2, 3, 4)),), {}), ("nuc,keepdims", (TALL,),
+                                              {"ord": "nuc", "keepdims": True}),
+                ("-inf", (A((2, 4, 3)),), {"ord": -np.inf})]
 NORMS = (_rows("norm", np.linalg.norm, _NORM_VECTOR + _NORM_MATRIX + _NORM_AXES,
                dtypes=DTYPES_C, rtol=1e-5)
-         + _rows("norm", np.linalg.norm, _NORM_ERRORS, error=True))
+         + _rows("norm", np.linalg.norm, _NORM_ERRORS, error=True)
+         + _rows("vector_norm", lambda x, **kw: np.linalg.vector_norm(x, **kw), _VECTOR_NORM,
+                 dtypes=DTYPES_C, rtol=1e-5)
+         + _rows("matrix_norm", lambda x, **kw: np.linalg.matrix_norm(x, **kw), _MATRIX_NORM,
+                 dtypes=DTYPES_C, rtol=1e-5)
+         + [Row("vector_norm[axis=(0,0)]", lambda x: np.linalg.vector_norm(x, axis=(0, 0)),
+                (TALL,), error=True),
+            Row("matrix_norm[vector]", np.linalg.matrix_norm, (V3,), error=True),
+            Row("svdvals", np.linalg.svdvals, (A((2, 4, 3)),), dtypes=DTYPES_C)])
 
 _RANK = [("tall", (TALL,), {}), ("stack", (A((2, 3, 3), lo=0, hi=1),), {}),
          ("tol", (TALL,), {"tol": 2.0}), ("rtol", (A((2, 4, 3)),), {"rtol": 0.3}),

@@ -173,7 +173,7 @@ def _pinv(g, p, a, rcond=None, hermitian=False):
 
 def _lstsq(cts, outs, a, b, rcond=None):
     """x = pinv(a) @ b where the rank is constant nearby; s as `svd`'s; rank: none."""
-    (gx, g_residuals, _, gs), (x, *_) = cts, outs
+    gx, g_residuals, _, gs = cts
     if g_residuals is not None:
         raise TracingError("no gradient through the residuals of np.linalg.lstsq (their "
                            "length depends on the rank); compute them as "

@@ -1,7 +1,8 @@
 """`np.linalg` functions written over other primitives, as NumPy writes them.
 
 `norm` (every `ord`, `axis` and `keepdims` NumPy accepts: sums, maxima and
-square roots, and `svdvals` for `ord` 2, -2 and "nuc"), `matrix_rank`
+square roots, and `svdvals` for `ord` 2, -2 and "nuc"), the array API's
+`matrix_norm`, `vector_norm` (any tuple of axes) and `svdvals`, `matrix_rank`
 (`svdvals` and a comparison), `matrix_power` (repeated `matmul`, `inv` first for
 a negative power) and `multi_dot` (`dot` in NumPy's cheapest order). Each
 follows NumPy's own code step by step, so results, dtypes and errors are
@@ -55,7 +56,12 @@ def triangle(x, upper: bool = False, diagonal: bool = True):
 
 # -- norm --------------------------------------------------------------------------------
 def _max0(x, axis, keepdims=False):
-    """`x.max(axis=axis, keepdims=keepdims, initial=0)` of values >= 0 (NaN kept)."""
+    """`x.max(axis=axis, keepdims=keepdims, initial=0)` of values >= 0 (NaN kept); `axis`
+    an int or a tuple of non-negative ints (reduced one by one)."""
+    if isinstance(axis, tuple):
+        for a in sorted(axis, reverse=True):
+            x = _max0(x, a, keepdims)
+        return x
     if x.shape[axis] in (None, 0):  # may be empty: a 0 to compare with
         x = np.concatenate([x, np.zeros_like(np.sum(x, axis=axis, keepdims=True))], axis=axis)
     return np.max(x, axis=axis, keepdims=keepdims)
@@ -66,9 +72,8 @@ def _sum_of_squares(x, axis, keepdims=False):
 
 
 def _vector_norm(x, ord, axis, keepdims):
-    (a,) = axis
     if ord == np.inf:
-        return _max0(abs(x), a, keepdims)
+        return _max0(abs(x), axis, keepdims)
     if ord == -np.inf:
         return abs(x).min(axis=axis, keepdims=keepdims)
     if ord == 0:
@@ -145,6 +150,36 @@ def _norm(x, ord=None, axis=None, keepdims=False):
         raise ValueError("Improper number of dimensions to norm.")
     result = _matrix_norm(x, ord, *axes)
     return np.expand_dims(result, tuple(sorted(axes))) if keepdims else result
+
+
+@implements(np.linalg.matrix_norm)
+def _matrix_norm_fn(x, /, *, keepdims=False, ord="fro"):
+    return _norm(x, axis=(-2, -1), keepdims=keepdims, ord=ord)
+
+
+@implements(np.linalg.vector_norm)
+def _vector_norm_fn(x, /, *, axis=None, keepdims=False, ord=2):
+    """NumPy's flattens the axes of a tuple into one: here each reduction takes them all."""
+    x = operand(x)
+    if not isinstance(axis, tuple):
+        result = _norm(x.ravel() if axis is None else x, axis=0 if axis is None else axis,
+                       ord=ord)
+        if keepdims:
+            result = np.expand_dims(result, _axes(axis, x.ndim))
+        return result
+    axes = tuple(normalize_axis(a, x.ndim) for a in axis)
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    if x.dtype.kind not in "fc":
+        x = x.astype(float)
+    if isinstance(ord, str):
+        raise ValueError(f"Invalid norm order '{ord}' for vectors")
+    return _vector_norm(x, ord, axes, keepdims)
+
+
+@implements(np.linalg.svdvals)
+def _svdvals(x, /):
+    return np.linalg.svd(x, compute_uv=False, hermitian=False)
 
 
 # -- matrix_rank, matrix_power, multi_dot -----------------------------------------------
