@@ -1,8 +1,8 @@
 """Vector-Jacobian rules of `np.linalg`: solve, inv, det, slogdet, cholesky, eigh,
-eigvalsh, svd, svdvals, qr and pinv (real matrices; complex values carry no
+eigvalsh, svd, svdvals, qr, pinv and lstsq (real matrices; complex values carry no
 cotangent), written with NumPy on traced values so gradients differentiate again.
 
-`cholesky`, `eigh` and `eigvalsh` read one triangle of their operand (the lower,
+`cholesky`, `eigh`, `eigvalsh` and `svd(hermitian=True)` read one triangle of their operand (the lower,
 or the upper for `upper=True` / `UPLO="U"`), as NumPy does: the cotangent
 lands on that triangle (an off-diagonal entry stands for two entries of the
 symmetric matrix, so it gets both shares) and the other triangle gets zero.
@@ -10,7 +10,8 @@ For a matrix built symmetric (`b @ b.T`) the gradient through it is the usual on
 
 Caveats, as in JAX: the eigenvector rule divides by differences of eigenvalues,
 so it is infinite or NaN where eigenvalues repeat (eigenvalues alone are fine);
-the singular-vector rule likewise where singular values repeat or are 0. `det`'s
+the singular-vector rule likewise where singular values repeat or are 0 (and
+refuses `hermitian=True`, whose values alone have a rule). `det`'s
 rule uses the inverse, so it raises `LinAlgError` at a singular matrix; `pinv`'s
 holds where the rank does not change nearby, and so does `lstsq`'s (none through
 its residuals). `qr`'s rule needs at least as many rows as columns (m >= n).
@@ -89,26 +90,26 @@ def _eigvalsh(g, w, a, UPLO="L"):
     return (_one_triangle((v * g[..., None, :]) @ _T(v), UPLO == "U"),)
 
 
-def _values_only(a, gs):
-    u, _, vh = np.linalg.svd(a, full_matrices=False)
-    return (u * gs[..., None, :]) @ vh
+def _values_only(a, gs, hermitian=False):
+    """U diag(gs) V^T; with `hermitian`, NumPy's SVD of the lower triangle read symmetric
+    (|eigenvalues|, so V^T is U^T times their signs)."""
+    u, _, vh = np.linalg.svd(a, full_matrices=False, hermitian=hermitian)
+    ga = (u * gs[..., None, :]) @ vh
+    return _one_triangle(ga, upper=False) if hermitian else ga
 
 
 def _svdvals(g, s, a, hermitian=False):
-    if hermitian:
-        raise TracingError("no gradient for np.linalg.svd(..., hermitian=True) (its singular "
-                           "values are |eigenvalues|); use np.linalg.eigvalsh")
-    return (_values_only(a, g),)
+    return (_values_only(a, g, hermitian),)
 
 
 def _svd(cts, outs, a, full_matrices=True, hermitian=False):
     """Townsend (2016), reduced SVD A = U S V^T with F_ij = 1 / (s_j^2 - s_i^2)."""
     (gu, gs, gvh), (u, s, vh) = cts, outs
-    if hermitian:
-        raise TracingError("no gradient for np.linalg.svd(..., hermitian=True); use "
-                           "np.linalg.eigh for a symmetric matrix")
     if gu is None and gvh is None:
-        return (None if gs is None else _values_only(a, gs),)
+        return (None if gs is None else _values_only(a, gs, hermitian),)
+    if hermitian:
+        raise TracingError("no gradient for the singular vectors of np.linalg.svd(..., "
+                           "hermitian=True); use np.linalg.eigh for a symmetric matrix")
     m, n = a.shape[-2:]
     if full_matrices and (m is None or n is None or m != n):
         raise TracingError("no gradient for the singular vectors of np.linalg.svd(a) with "
