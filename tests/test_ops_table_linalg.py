@@ -123,7 +123,8 @@ _NORM_AXES = [
     ("keepdims", (TALL,), {"keepdims": True}), ("empty,inf", (A((0,)),), {"ord": np.inf}),
     ("empty,2", (A((0, 3)),), {"ord": 2}), ("empty,1", (A((0, 3)),), {"ord": 1}),
     ("0-d", (A(()),), {}), ("3-d", (A((2, 3, 4)),), {}),
-    ("axis=1.5", (TALL,), {"axis": 1.5}), ("ord=3,axis=1,keepdims", (TALL,), {"ord": 3, "axis": 1, "keepdims": True}),
+    ("axis=1.5", (TALL,), {"axis": 1.5}),
+    ("ord=3,axis=1,keepdims", (TALL,), {"ord": 3, "axis": 1, "keepdims": True}),
 ]
 _NORM_ERRORS = [
     ("vector,fro", (V3,), {"ord": "fro"}), ("matrix,3", (TALL,), {"ord": 3}),

@@ -2,9 +2,9 @@
 eigvalsh, svd, svdvals, qr, pinv and lstsq (real matrices; complex values carry no
 cotangent), written with NumPy on traced values so gradients differentiate again.
 
-`cholesky`, `eigh`, `eigvalsh` and `svd(hermitian=True)` read one triangle of their operand (the lower,
-or the upper for `upper=True` / `UPLO="U"`), as NumPy does: the cotangent
-lands on that triangle (an off-diagonal entry stands for two entries of the
+`cholesky`, `eigh`, `eigvalsh` and `svd(hermitian=True)` read one triangle of
+their operand (the lower, or the upper for `upper=True` / `UPLO="U"`), as NumPy
+does: the cotangent lands on that triangle (an off-diagonal entry stands for two entries of the
 symmetric matrix, so it gets both shares) and the other triangle gets zero.
 For a matrix built symmetric (`b @ b.T`) the gradient through it is the usual one.
 
