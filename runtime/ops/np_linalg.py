@@ -50,8 +50,8 @@ from numpy.linalg import LinAlgError
 from numpy.linalg import _linalg as _results  # SVDResult, EighResult, ... (NumPy's own)
 
 from .. import primitives
-from ..backend import CUPY_OVERRIDES
 from ..abstract import broadcast_shapes
+from ..backend import CUPY_OVERRIDES
 from ..dispatch import implements, unsupported
 from ..errors import TracingError
 from ..source import location_note, user_source
@@ -365,7 +365,6 @@ def _float(value, name):
     if hasattr(value, "aval") or np.ndim(value) != 0:
         raise unsupported(f"numpy.linalg(..., {name}=<an array or traced value>)")
     return float(value)
-
 
 
 # -- CuPy: the parameters its linalg lacks ------------------------------------------------

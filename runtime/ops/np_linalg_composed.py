@@ -193,6 +193,8 @@ def _square_kernel(xp):
 
 square_p = primitives.define("linalg_square", lambda a: aval(a.aval.shape, a.aval.dtype),
                              _square_kernel)
+
+
 def _array(x):
     return x if isinstance(x, Tracer) else np.asarray(x)
 
