@@ -248,6 +248,8 @@ NON_DIFFERENTIABLE = {
     "stack_new": "a stack carries no cotangent",
     "python_op": "Python numbers (weak values) are computed from Python numbers only",
     "from_python": "its operand is a Python number (a weak value), which carries no cotangent",
+    **dict.fromkeys(["eig", "eigvals"], "staged for complex matrices only, and complex values "
+                    "carry no cotangent"),
     "assign_variable": "a write: gradients with respect to a variable the function writes "
                        "are refused (tests/test_grad_variables.py)",
     **NUMBERS_NON_DIFFERENTIABLE,

@@ -23,6 +23,7 @@ from . import (  # noqa: F401  (fill the rule tables)
     rules_elementwise,
     rules_indexing,
     rules_linalg,
+    rules_np_linalg,
     rules_other,
     rules_reductions,
     rules_shapes,

@@ -16,6 +16,8 @@ from . import (  # noqa: F401
     joining,
     linalg,
     nan_reductions,
+    np_linalg,
+    np_linalg_composed,
     py_function,
     python_numbers,
     reductions,
