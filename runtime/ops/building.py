@@ -1,0 +1,240 @@
+"""Building arrays from others: stacks, atleast_nd, block, tile, kron, meshgrid, append.
+
+Handlers serve `np.atleast_1d/2d/3d` (views, `x[None]`), `np.hstack`,
+`np.vstack`, `np.dstack`, `np.column_stack`, `np.append` and `np.block`
+(each a `concatenate` of such views, as NumPy writes them), `np.tile` (one
+`concatenate` per tiled axis: unknown dimensions are fine), `np.kron` (a
+product of broadcast views, reshaped: at most one result dimension may be
+unknown), `np.meshgrid` and `np.empty_like` (zeros: NumPy leaves the values
+undefined). They are compositions of existing primitives, so they have
+gradients, CuPy kernels and serialization for free:
+
+>>> import numpy as np, autograph as ag
+>>> print(ag.convert(lambda x: np.hstack([x, 1.0]), autograph=False)
+...       .get_concrete_function(ag.TensorSpec((None,), np.float32)).graph)
+graph <lambda>(x:f32[?]) {
+  t0:f64[?] = concatenate[axis=0] x [1.]
+  return t0
+}
+
+`arange_along(x, axis)` is the helper the rearranging ops share: the indices
+of one axis, a constant where its length is known, else computed in the graph.
+"""
+from __future__ import annotations
+
+import functools
+import operator
+
+import numpy as np
+
+from ..abstract import AbstractValue, normalize_axis
+from ..dispatch import implements
+from ..errors import TracingError
+from ..tracer import Tracer
+from .creation import _zeros_like
+from .python_numbers import convert_weak
+from .shape_ops import fmt_shape, ndim
+
+
+def array(x):
+    """`x` as NumPy's `asanyarray` makes it: a traced value as it is (a traced Python
+    number as the NumPy scalar it becomes), anything else a NumPy array."""
+    if isinstance(x, Tracer):
+        return convert_weak(x, AbstractValue((), x.aval.dtype)) if x.aval.weak else x
+    return np.asarray(x)
+
+
+def shape_of(x) -> tuple:
+    """The static shape (None for unknown dims), without noting an unknown-dim read."""
+    return x.aval.shape if isinstance(x, Tracer) else np.shape(x)
+
+
+def arange_along(x, axis: int):
+    """`np.arange(x.shape[axis])`: a constant where the length is known, else traced
+    (the running count of a zero vector of that length: exact for any length)."""
+    axis = normalize_axis(axis, ndim(x))
+    n = shape_of(x)[axis]
+    if n is not None:
+        return np.arange(n)
+    others = tuple(i for i in range(ndim(x)) if i != axis)
+    zeros = np.sum(np.zeros_like(x, dtype=np.intp), axis=others)
+    return np.cumsum(zeros + 1) - 1
+
+
+# -- atleast_nd ----------------------------------------------------------------
+_PROMOTE = {1: {0: (None,)},
+            2: {0: (None, None), 1: (None, slice(None))},
+            3: {0: (None, None, None), 1: (None, slice(None), None), 2: (..., None)}}
+
+
+def atleast(x, nd: int):
+    """x with at least nd dims, as `np.atleast_{nd}d` (a view for a traced x)."""
+    x = array(x)
+    index = _PROMOTE[nd].get(ndim(x))
+    return x if index is None else x[index]
+
+
+def _atleast(nd):
+    def handler(*arys):
+        out = tuple(atleast(a, nd) for a in arys)
+        return out[0] if len(out) == 1 else out
+    return handler
+
+
+for _nd, _f in ((1, np.atleast_1d), (2, np.atleast_2d), (3, np.atleast_3d)):
+    implements(_f)(_atleast(_nd))
+
+
+# -- stacks, append ------------------------------------------------------------
+def _sequence(tup, name):
+    if not isinstance(tup, (list, tuple)):
+        raise TypeError(f"arrays to {name} must be passed as a sequence type such as list "
+                        "or tuple.")
+    return tup
+
+
+@implements(np.vstack)
+def _vstack(tup, *, dtype=None, casting="same_kind"):
+    arrays = [atleast(a, 2) for a in _sequence(tup, "stack")]
+    return np.concatenate(arrays, axis=0, dtype=dtype, casting=casting)
+
+
+@implements(np.hstack)
+def _hstack(tup, *, dtype=None, casting="same_kind"):
+    arrays = [atleast(a, 1) for a in _sequence(tup, "stack")]
+    axis = 0 if arrays and ndim(arrays[0]) == 1 else 1
+    return np.concatenate(arrays, axis=axis, dtype=dtype, casting=casting)
+
+
+@implements(np.dstack)
+def _dstack(tup):
+    return np.concatenate([atleast(a, 3) for a in _sequence(tup, "stack")], axis=2)
+
+
+@implements(np.column_stack)
+def _column_stack(tup):
+    def column(a):
+        a = array(a)
+        return a if ndim(a) >= 2 else a[None, None] if ndim(a) == 0 else a[:, None]
+    return np.concatenate([column(a) for a in _sequence(tup, "stack")], axis=1)
+
+
+@implements(np.append)
+def _append(arr, values, axis=None):
+    arr, values = array(arr), array(values)
+    if axis is None:
+        arr = arr if ndim(arr) == 1 else np.ravel(arr)
+        values, axis = np.ravel(values), ndim(arr) - 1
+    return np.concatenate((arr, values), axis=axis)
+
+
+# -- block ---------------------------------------------------------------------
+def _block_depth(arrays, index=()):
+    """(list depth, largest ndim) of np.block's nested lists, with NumPy's errors."""
+    if type(arrays) is tuple:
+        raise TypeError(f"{_where(index)} is a tuple. Only lists can be used to arrange "
+                        "blocks, and np.block does not allow implicit conversion from tuple "
+                        "to list.")
+    if type(arrays) is not list:
+        return 0, ndim(array(arrays))
+    if not arrays:
+        raise ValueError(f"List at {_where(index)} cannot be empty")
+    found = [_block_depth(a, index + (i,)) for i, a in enumerate(arrays)]
+    depths = {d for d, _ in found}
+    if len(depths) > 1:
+        raise ValueError(f"List depths are mismatched. First element was at depth "
+                         f"{found[0][0] + len(index) + 1}, but there is an element at depth "
+                         f"{min(depths) + len(index) + 1} ({_where(index)})")
+    return found[0][0] + 1, max(n for _, n in found)
+
+
+def _where(index):
+    return "arrays" + "".join(f"[{i}]" for i in index)
+
+
+def _block(arrays, depth, nd):
+    if type(arrays) is not list:
+        a = array(arrays)
+        return a[(None,) * (nd - ndim(a))] if ndim(a) < nd else a
+    return np.concatenate([_block(a, depth - 1, nd) for a in arrays], axis=-depth)
+
+
+@implements(np.block)
+def _block_handler(arrays):
+    depth, nd = _block_depth(arrays)
+    if depth == 0:
+        return np.copy(array(arrays))
+    return _block(arrays, depth, max(depth, nd))
+
+
+# -- tile, kron, meshgrid, empty_like ---------------------------------------------
+@implements(np.tile)
+def _tile(A, reps):  # noqa: N803  (NumPy's name)
+    reps = tuple(map(operator.index, reps if isinstance(reps, (tuple, list)) else (reps,)))
+    if any(r < 0 for r in reps):
+        raise ValueError("negative dimensions are not allowed")
+    a = array(A)
+    nd = max(len(reps), ndim(a))
+    a = a[(None,) * (nd - ndim(a))] if ndim(a) < nd else a
+    reps = (1,) * (nd - len(reps)) + reps
+    if all(r == 1 for r in reps):
+        return np.copy(a)
+    for axis, r in enumerate(reps):
+        if r == 0:
+            a = a[(slice(None),) * axis + (slice(0, 0),)]
+        elif r > 1:
+            a = np.concatenate([a] * r, axis=axis)
+    return a
+
+
+@implements(np.kron)
+def _kron(a, b):
+    b = array(b)
+    a = array(a)
+    a = a[(None,) * (ndim(b) - ndim(a))] if ndim(a) < ndim(b) else a
+    if ndim(a) == 0 or ndim(b) == 0:
+        return np.multiply(a, b)
+    b = b[(None,) * (ndim(a) - ndim(b))] if ndim(b) < ndim(a) else b
+    nd = ndim(a)
+    product = np.multiply(np.expand_dims(a, tuple(range(1, 2 * nd, 2))),
+                          np.expand_dims(b, tuple(range(0, 2 * nd, 2))))
+    shape = [None if p is None or q is None else p * q
+             for p, q in zip(shape_of(a), shape_of(b))]
+    if shape.count(None) > 1:
+        raise TracingError(
+            f"np.kron of arrays of shapes {fmt_shape(shape_of(a))} and {fmt_shape(shape_of(b))}:"
+            " more than one dimension of the result is unknown while tracing, which a reshape "
+            "cannot express; give all but one of those dimensions a known size")
+    return np.reshape(product, tuple(-1 if d is None else d for d in shape))
+
+
+@implements(np.meshgrid)
+def _meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    nd = len(xi)
+    out = [np.reshape(array(x), (1,) * i + (-1,) + (1,) * (nd - i - 1)) for i, x in enumerate(xi)]
+    if indexing == "xy" and nd > 1:
+        out[0] = np.reshape(out[0], (1, -1) + (1,) * (nd - 2))
+        out[1] = np.reshape(out[1], (-1, 1) + (1,) * (nd - 2))
+    if not sparse:
+        out = _broadcast_all(out)
+    return tuple(np.copy(x) if copy else x for x in out)
+
+
+def _broadcast_all(arrays):
+    """`np.broadcast_arrays`, copied: `broadcast_to` where the shape is known, else a
+    `where` on an all-False mask of the broadcast shape (exact for every value)."""
+    shapes = [shape_of(a) for a in arrays]
+    if not any(None in s for s in shapes):
+        shape = np.broadcast_shapes(*shapes)
+        return [np.broadcast_to(a, shape) for a in arrays]
+    mask = functools.reduce(np.logical_or, [np.zeros_like(a, dtype=bool) for a in arrays])
+    return [np.where(mask, a, a) for a in arrays]
+
+
+@implements(np.empty_like)
+def _empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Zeros: NumPy leaves the values undefined, so any are right."""
+    return _zeros_like(prototype, dtype, order, subok, shape, device=device)
+
