@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     linalg,
     py_function,
     python_numbers,
+    rearranging,
     reductions,
     shape_ops,
     sorting,
