@@ -13,8 +13,9 @@ gradients, CuPy kernels and serialization for free:
 >>> print(ag.convert(lambda x: np.hstack([x, 1.0]), autograph=False)
 ...       .get_concrete_function(ag.TensorSpec((None,), np.float32)).graph)
 graph <lambda>(x:f32[?]) {
-  t0:f64[?] = concatenate[axis=0] x [1.]
-  return t0
+  const t0:f64[1]
+  t1:f64[?] = concatenate[axis=0] x t0
+  return t1
 }
 
 `arange_along(x, axis)` is the helper the rearranging ops share: the indices

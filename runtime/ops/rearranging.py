@@ -104,13 +104,7 @@ def _rot90(m, k=1, axes=(0, 1)):
 def _roll(a, shift, axis=None):
     a = array(a)
     if axis is None:
-        shape = shape_of(a)
-        if shape.count(None) > 1:
-            raise TracingError(f"np.roll(x, shift) of x of shape {fmt_shape(shape)}: the "
-                               "flattened roll cannot be reshaped back with more than one "
-                               "unknown dimension; pass axis=")
-        rolled = _roll(np.ravel(a), shift, 0)
-        return np.reshape(rolled, tuple(-1 if d is None else d for d in shape))
+        return _roll_flat(a, shift)
     shifts = tuple(shift) if isinstance(shift, (tuple, list)) else (shift,)
     axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     if len(shifts) != len(axes) and 1 not in (len(shifts), len(axes)):
@@ -127,6 +121,26 @@ def _roll(a, shift, axis=None):
         if not isinstance(length, int) or length:
             a = take(a, np.mod(arange_along(a, ax) - s, length), ax)
     return a
+
+
+def _roll_flat(a, shift):
+    """`np.roll(a, shift)`: a gather at the multi-index of each rolled flat position (no
+    reshape back, so any dims may be unknown)."""
+    if ndim(a) == 0:
+        return np.copy(a)
+    dims = dynamic_shape(a)
+    flat, stride = 0, 1
+    for d in reversed(range(ndim(a))):
+        position = np.reshape(arange_along(a, d), (-1,) + (1,) * (ndim(a) - d - 1))
+        flat, stride = flat + position * stride, stride * dims[d]
+    if isinstance(stride, int) and stride == 0:
+        return np.copy(a)
+    rolled = np.mod(flat - shift, stride)
+    index = []
+    for d in reversed(range(ndim(a))):
+        index.insert(0, np.mod(rolled, dims[d]))
+        rolled = rolled // dims[d]
+    return a[tuple(index)]
 
 
 # -- repeat ------------------------------------------------------------------------
@@ -252,8 +266,14 @@ def _static(obj, name):
 @implements(np.delete)
 def _delete(arr, obj, axis=None):
     a, axis = _flat(arr, axis)
-    n = _known_length(a, axis, "delete")
-    return take(a, np.delete(np.arange(n), _static(obj, "delete")), axis)
+    obj, iota = _static(obj, "delete"), arange_along(a, axis)
+    if isinstance(iota, np.ndarray):
+        return take(a, np.delete(iota, obj), axis)  # NumPy's errors
+    obj = np.asarray(obj) if isinstance(obj, (list, tuple)) else obj
+    keep = ~obj if getattr(obj, "dtype", None) == bool else np.ones_like(iota, dtype=bool)
+    if getattr(obj, "dtype", None) != bool:
+        keep[obj] = False
+    return take(a, iota[keep], axis)
 
 
 @implements(np.insert)
