@@ -19,9 +19,10 @@ traced array through `tracer_value.write_in_place`, as `x[idx] = v` does:
 ...     np.copyto(x, 1.5, where=x > 0)
 >>> print(b.build([x]))
 graph f(x:f64[3]) {
-  t0:bool[3] = greater x 0
-  t1:f64[3] = where t0 1.5 x
-  return t1
+  const t0:f64[]
+  t1:bool[3] = greater x 0
+  t2:f64[3] = where t1 t0 x
+  return t2
 }
 """
 from __future__ import annotations
