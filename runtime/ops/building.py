@@ -1,11 +1,9 @@
-"""Building arrays from others: stacks, atleast_nd, block, tile, kron, meshgrid, append.
+"""Building arrays from others: stacks, atleast_nd, block, tile, meshgrid, append.
 
 Handlers serve `np.atleast_1d/2d/3d` (views, `x[None]`), `np.hstack`,
 `np.vstack`, `np.dstack`, `np.column_stack`, `np.append` and `np.block`
 (each a `concatenate` of such views, as NumPy writes them), `np.tile` (one
-`concatenate` per tiled axis: unknown dimensions are fine), `np.kron` (a
-product of broadcast views, reshaped: at most one result dimension may be
-unknown), `np.meshgrid` and `np.empty_like` (zeros: NumPy leaves the values
+`concatenate` per tiled axis: unknown dimensions are fine), `np.meshgrid` and `np.empty_like` (zeros: NumPy leaves the values
 undefined). They are compositions of existing primitives, so they have
 gradients, CuPy kernels and serialization for free:
 
@@ -30,11 +28,10 @@ import numpy as np
 
 from ..abstract import AbstractValue, normalize_axis
 from ..dispatch import implements
-from ..errors import TracingError
 from ..tracer import Tracer
 from .creation import _zeros_like
 from .python_numbers import convert_weak
-from .shape_ops import fmt_shape, ndim
+from .shape_ops import ndim
 
 
 def array(x):
@@ -168,7 +165,7 @@ def _block_handler(arrays):
     return _block(arrays, depth, max(depth, nd))
 
 
-# -- tile, kron, meshgrid, empty_like ---------------------------------------------
+# -- tile, meshgrid, empty_like ---------------------------------------------
 @implements(np.tile)
 def _tile(A, reps):  # noqa: N803  (NumPy's name)
     reps = tuple(map(operator.index, reps if isinstance(reps, (tuple, list)) else (reps,)))
@@ -186,27 +183,6 @@ def _tile(A, reps):  # noqa: N803  (NumPy's name)
         elif r > 1:
             a = np.concatenate([a] * r, axis=axis)
     return a
-
-
-@implements(np.kron)
-def _kron(a, b):
-    b = array(b)
-    a = array(a)
-    a = a[(None,) * (ndim(b) - ndim(a))] if ndim(a) < ndim(b) else a
-    if ndim(a) == 0 or ndim(b) == 0:
-        return np.multiply(a, b)
-    b = b[(None,) * (ndim(a) - ndim(b))] if ndim(b) < ndim(a) else b
-    nd = ndim(a)
-    product = np.multiply(np.expand_dims(a, tuple(range(1, 2 * nd, 2))),
-                          np.expand_dims(b, tuple(range(0, 2 * nd, 2))))
-    shape = [None if p is None or q is None else p * q
-             for p, q in zip(shape_of(a), shape_of(b))]
-    if shape.count(None) > 1:
-        raise TracingError(
-            f"np.kron of arrays of shapes {fmt_shape(shape_of(a))} and {fmt_shape(shape_of(b))}:"
-            " more than one dimension of the result is unknown while tracing, which a reshape "
-            "cannot express; give all but one of those dimensions a known size")
-    return np.reshape(product, tuple(-1 if d is None else d for d in shape))
 
 
 @implements(np.meshgrid)

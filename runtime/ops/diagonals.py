@@ -116,7 +116,7 @@ def _trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 def _triangle(m, k, lower):
     m = array(m)
     if ndim(m) == 0:
-        raise ValueError("input array must be at least 1-d")
+        raise TypeError("tri() missing 1 required positional argument: 'N'")  # as NumPy
     k = int(k)
     rows, cols = (m, -2 if ndim(m) > 1 else -1), (m, -1)
     n, p = shape_of(m)[rows[1]], shape_of(m)[-1]
@@ -150,7 +150,7 @@ def _fill_diagonal(a, val, wrap=False):
     shape = shape_of(a)
     if len(shape) < 2:
         raise ValueError("array must be at least 2-d")
-    if len(shape) > 2 and len(set(shape)) != 1:
+    if len(shape) > 2 and len({d for d in shape if d is not None}) > 1:
         raise ValueError("All dimensions of input must be of equal length")
     val = array(val)
     if None in shape:

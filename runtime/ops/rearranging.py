@@ -1,4 +1,4 @@
-"""Rearranging: flip, rot90, roll, repeat, pad, insert, delete, take/put_along_axis, copyto.
+"""Rearranging: flip, rot90, roll, repeat, kron, pad, insert, delete, take/put_along_axis, copyto.
 
 Each is a gather along an axis, `x[..., idx]` (`getitem`, whose gradient is a
 `scatter_add`), or a join (`concatenate`), so gradients come free. Where the
@@ -27,6 +27,7 @@ graph f(x:f64[3]) {
 """
 from __future__ import annotations
 
+import functools
 import operator
 
 import numpy as np
@@ -39,14 +40,16 @@ from ..tracer import Tracer, bind
 from ..tracer_value import write_in_place
 from ._rules import aval
 from .building import arange_along, array, shape_of
+from .indexing import getitem
 from .introspection import dynamic_shape
 from .shape_ops import fmt_shape, ndim
-from .updates import index_update
+from .updates import check_fits, index_update
 
 
 def take(x, idx, axis):
-    """`x[..., idx]` along `axis` (a gather; a view for a slice)."""
-    return x[(slice(None),) * axis + (idx,)]
+    """`x[..., idx]` along `axis` (a gather; a view for a slice); x may be a constant."""
+    index = (slice(None),) * axis + (idx,)
+    return getitem(x, index) if isinstance(idx, Tracer) else x[index]
 
 
 def _known_length(a, axis, name):
@@ -173,6 +176,28 @@ def _repeat(a, repeats, axis=None):
     else:
         idx = bind(repeat_p, iota, np.asarray(repeats))
     return take(a, idx, axis)
+
+
+# -- kron ---------------------------------------------------------------------------
+@implements(np.kron)
+def _kron(a, b):
+    """`a[i // p, j // q] * b[i % p, j % q]` for b of shape (p, q): two gathers at
+    index vectors built per axis, so that any dimension may be unknown."""
+    a, b = array(a), array(b)
+    nd = max(ndim(a), ndim(b))
+    if min(ndim(a), ndim(b)) == 0:
+        return np.multiply(a, b)
+    a = a[(None,) * (nd - ndim(a))] if ndim(a) < nd else a
+    b = b[(None,) * (nd - ndim(b))] if ndim(b) < nd else b
+    outer, inner = [], []
+    for d, p in enumerate(dynamic_shape(b)):
+        rows = _repeat(arange_along(a, d), p)          # i // p
+        count = np.cumsum(np.ones_like(rows)) - 1 if isinstance(rows, Tracer) \
+            else np.arange(rows.size)
+        at = (1,) * d + (-1,) + (1,) * (nd - d - 1)
+        outer.append(np.reshape(rows, at))
+        inner.append(np.reshape(np.mod(count, p) if not isinstance(p, int) or p else count, at))
+    return np.multiply(a[tuple(outer)], b[tuple(inner)])
 
 
 # -- pad ---------------------------------------------------------------------------
@@ -331,10 +356,29 @@ def _take_along_axis(arr, indices, axis=-1):
 
 @implements(np.put_along_axis)
 def _put_along_axis(arr, indices, values, axis):
-    target = _writable(arr, "put_along_axis")
-    arr, indices, axis = _along(target, indices, axis)
-    write_in_place(arr, index_update(arr, _along_index(arr, indices, axis), array(values)),
-                   "put_along_axis")
+    arr = _writable(arr, "put_along_axis")
+    if axis is None and None in shape_of(arr):  # a flat index into unknown dims: unravelled
+        _, indices, _ = _along(arr, indices, axis)
+        index = _unravel(indices, arr)
+    else:
+        target, indices, axis = _along(arr, indices, axis)
+        arr, index = target, _along_index(target, indices, axis)
+    write_in_place(arr, index_update(arr, index, array(values)), "put_along_axis")
+
+
+def _unravel(flat, a):
+    """The multi-index of a's flat positions `flat` (negative ones from the end; one out
+    of bounds is out of bounds of the first dimension: NumPy's IndexError)."""
+    if np.dtype(flat.dtype).kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    dims = dynamic_shape(a)
+    size = functools.reduce(operator.mul, dims, 1)
+    flat = np.where(flat < 0, flat + size, flat)
+    index = []
+    for d in reversed(range(1, ndim(a))):
+        index.insert(0, np.mod(flat, dims[d]))
+        flat = flat // dims[d]
+    return (flat, *index)
 
 
 def _writable(dst, name):
@@ -355,4 +399,6 @@ def _copyto(dst, src, casting="same_kind", where=True):
         example = np.zeros((), src.dtype) if isinstance(src, np.ndarray) else src
     np.copyto(np.zeros((), dst.dtype), example, casting=casting)  # NumPy's TypeError
     value = src.astype(dst.dtype) if hasattr(src, "astype") else np.asarray(src, dst.dtype)
+    check_fits(shape_of(value), shape_of(dst))
+    check_fits(shape_of(where), shape_of(dst))
     write_in_place(dst, np.where(array(where), value, dst), "copyto")
