@@ -1,19 +1,28 @@
-"""Building arrays from others: stacks, atleast_nd, block, tile, meshgrid, append.
+"""Building arrays from others: stacks, atleast_nd, block, tile, meshgrid, append, copyto.
 
 Handlers serve `np.atleast_1d/2d/3d` (views, `x[None]`), `np.hstack`,
 `np.vstack`, `np.dstack`, `np.column_stack`, `np.append` and `np.block`
 (each a `concatenate` of such views, as NumPy writes them), `np.tile` (one
-`concatenate` per tiled axis: unknown dimensions are fine), `np.meshgrid` and `np.empty_like` (zeros: NumPy leaves the values
-undefined). They are compositions of existing primitives, so they have
-gradients, CuPy kernels and serialization for free:
+`concatenate` per tiled axis: unknown dimensions are fine), `np.meshgrid`,
+`np.empty_like` (zeros: NumPy leaves the values undefined) and `np.copyto`,
+which NumPy does in place: the traced destination is rebound to a `where`
+(`tracer_value.write_in_place`), after NumPy's own casting check. They are
+compositions of existing primitives, so they have gradients, CuPy kernels
+and serialization for free:
 
->>> import numpy as np, autograph as ag
->>> print(ag.convert(lambda x: np.hstack([x, 1.0]), autograph=False)
-...       .get_concrete_function(ag.TensorSpec((None,), np.float32)).graph)
-graph <lambda>(x:f32[?]) {
-  const t0:f64[1]
-  t1:f64[?] = concatenate[axis=0] x t0
-  return t1
+>>> import numpy as np
+>>> from runtime import AbstractValue, GraphBuilder
+>>> with GraphBuilder("f") as b:
+...     x = b.new_input(AbstractValue((None,), np.float32), "x")
+...     y = np.hstack([x, 1.0])
+...     np.copyto(x, 1.5, where=x > 0)
+>>> print(b.build([y, x]))
+graph f(x:f32[?]) {
+  const t0:f64[1], t1:f32[]
+  t2:f64[?] = concatenate[axis=0] x t0
+  t3:bool[?] = greater x 0
+  t4:f32[?] = where t3 t1 x
+  return t2, t4
 }
 
 `arange_along(x, axis)` is the helper the rearranging ops share: the indices
@@ -26,12 +35,14 @@ import operator
 
 import numpy as np
 
-from ..abstract import AbstractValue, normalize_axis
-from ..dispatch import implements
+from ..abstract import AbstractValue, normalize_axis, python_example
+from ..dispatch import implements, unsupported
 from ..tracer import Tracer
+from ..tracer_value import write_in_place
 from .creation import _zeros_like
 from .python_numbers import convert_weak
 from .shape_ops import ndim
+from .updates import check_fits
 
 
 def array(x):
@@ -215,3 +226,27 @@ def _empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, dev
     """Zeros: NumPy leaves the values undefined, so any are right."""
     return _zeros_like(prototype, dtype, order, subok, shape, device=device)
 
+
+# -- copyto: NumPy writes in place ---------------------------------------------------
+def writable(dst, name):
+    """dst, which a NumPy function writes in place: a traced array, else refused."""
+    if not isinstance(dst, Tracer):
+        raise unsupported(f"numpy.{name} into a NumPy array with traced values (a NumPy "
+                          "array cannot hold them; make it with np.zeros_like of a traced "
+                          "value)")
+    return dst
+
+
+@implements(np.copyto)
+def _copyto(dst, src, casting="same_kind", where=True):
+    dst = writable(dst, "copyto")
+    if isinstance(src, Tracer):
+        example = python_example(src.aval) if src.aval.weak else np.zeros((), src.dtype)
+    else:
+        src = src if isinstance(src, (bool, int, float, complex)) else np.asarray(src)
+        example = np.zeros((), src.dtype) if isinstance(src, np.ndarray) else src
+    np.copyto(np.zeros((), dst.dtype), example, casting=casting)  # NumPy's TypeError
+    value = src.astype(dst.dtype) if hasattr(src, "astype") else np.asarray(src, dst.dtype)
+    check_fits(shape_of(value), shape_of(dst))
+    check_fits(shape_of(where), shape_of(dst))
+    write_in_place(dst, np.where(array(where), value, dst), "copyto")

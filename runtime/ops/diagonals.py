@@ -32,7 +32,7 @@ from .. import primitives, views
 from ..abstract import normalize_axis
 from ..dispatch import implements, unsupported
 from ..errors import TracingError
-from ..tracer import Tracer, bind
+from ..tracer import bind
 from ..tracer_value import write_in_place
 from ._rules import aval
 from .building import arange_along, array, shape_of
@@ -143,10 +143,6 @@ def _triu(m, k=0):
 # -- fill_diagonal: NumPy writes in place -----------------------------------------
 @implements(np.fill_diagonal)
 def _fill_diagonal(a, val, wrap=False):
-    if not isinstance(a, Tracer):
-        raise unsupported("numpy.fill_diagonal of a NumPy array with a traced value (a "
-                          "NumPy array cannot hold one; make it with np.zeros_like or "
-                          "np.asarray of a traced value)")
     shape = shape_of(a)
     if len(shape) < 2:
         raise ValueError("array must be at least 2-d")

@@ -1,4 +1,4 @@
-"""Rearranging: flip, rot90, roll, repeat, kron, pad, insert, delete, take/put_along_axis, copyto.
+"""Rearranging: flip, rot90, roll, repeat, kron, pad, insert, delete, take/put_along_axis.
 
 Each is a gather along an axis, `x[..., idx]` (`getitem`, whose gradient is a
 `scatter_add`), or a join (`concatenate`), so gradients come free. Where the
@@ -9,21 +9,8 @@ the graph from `arange_along` (a traced repeat count needs the `repeat`
 primitive, whose result length is known only at run time). `flip` and `rot90`
 are views (negative-step slices and a transpose), as in NumPy.
 
-`np.put_along_axis` and `np.copyto`, which NumPy does in place, rebind the
-traced array through `tracer_value.write_in_place`, as `x[idx] = v` does:
-
->>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
->>> with GraphBuilder("f") as b:
-...     x = b.new_input(AbstractValue((3,), np.float64), "x")
-...     np.copyto(x, 1.5, where=x > 0)
->>> print(b.build([x]))
-graph f(x:f64[3]) {
-  const t0:f64[]
-  t1:bool[3] = greater x 0
-  t2:f64[3] = where t1 t0 x
-  return t2
-}
+`np.put_along_axis`, which NumPy does in place, rebinds the traced array
+through `tracer_value.write_in_place`, as `x[idx] = v` does.
 """
 from __future__ import annotations
 
@@ -33,17 +20,17 @@ import operator
 import numpy as np
 
 from .. import primitives
-from ..abstract import normalize_axes, normalize_axis, python_example
+from ..abstract import normalize_axes, normalize_axis
 from ..dispatch import implements, unsupported
 from ..errors import TracingError
 from ..tracer import Tracer, bind
 from ..tracer_value import write_in_place
 from ._rules import aval
-from .building import arange_along, array, shape_of
+from .building import arange_along, array, shape_of, writable
 from .indexing import getitem
 from .introspection import dynamic_shape
 from .shape_ops import fmt_shape, ndim
-from .updates import check_fits, index_update
+from .updates import index_update
 
 
 def take(x, idx, axis):
@@ -356,7 +343,7 @@ def _take_along_axis(arr, indices, axis=-1):
 
 @implements(np.put_along_axis)
 def _put_along_axis(arr, indices, values, axis):
-    arr = _writable(arr, "put_along_axis")
+    arr = writable(arr, "put_along_axis")
     if axis is None and None in shape_of(arr):  # a flat index into unknown dims: unravelled
         _, indices, _ = _along(arr, indices, axis)
         index = _unravel(indices, arr)
@@ -379,26 +366,3 @@ def _unravel(flat, a):
         index.insert(0, np.mod(flat, dims[d]))
         flat = flat // dims[d]
     return (flat, *index)
-
-
-def _writable(dst, name):
-    if not isinstance(dst, Tracer):
-        raise unsupported(f"numpy.{name} into a NumPy array with traced values (a NumPy "
-                          "array cannot hold them; make it with np.zeros_like of a traced "
-                          "value)")
-    return dst
-
-
-@implements(np.copyto)
-def _copyto(dst, src, casting="same_kind", where=True):
-    dst = _writable(dst, "copyto")
-    if isinstance(src, Tracer):
-        example = python_example(src.aval) if src.aval.weak else np.zeros((), src.dtype)
-    else:
-        src = src if isinstance(src, (bool, int, float, complex)) else np.asarray(src)
-        example = np.zeros((), src.dtype) if isinstance(src, np.ndarray) else src
-    np.copyto(np.zeros((), dst.dtype), example, casting=casting)  # NumPy's TypeError
-    value = src.astype(dst.dtype) if hasattr(src, "astype") else np.asarray(src, dst.dtype)
-    check_fits(shape_of(value), shape_of(dst))
-    check_fits(shape_of(where), shape_of(dst))
-    write_in_place(dst, np.where(array(where), value, dst), "copyto")
