@@ -4,11 +4,12 @@ Two primitives: `diagonal[offset, axis1, axis2]` (NumPy's read-only view: a
 write through it raises NumPy's `ValueError`, and it follows writes to its
 base) and `diag[k]` (a 1-d array onto the k-th diagonal of a square matrix);
 `diagonal_scatter`, the diagonal's cotangent, lives in
-runtime/autodiff/rules_building.py. Handlers serve `np.diagonal`, `np.diag`
-(1-d to 2-d and 2-d to 1-d), `np.trace` (a sum of the diagonal, NumPy's
-dtype), `np.triu`/`np.tril` (a `where` on a triangle mask: a constant where the
-dims are known) and `np.fill_diagonal`, which NumPy does in place: on a traced
-array it is an `index_update` the array then holds (`write_in_place`).
+runtime/autodiff/rules_building.py. Handlers serve `np.diagonal` and
+`x.diagonal()`, `np.diag` (1-d to 2-d and 2-d to 1-d), `np.trace` and
+`x.trace()` (a sum of the diagonal, NumPy's dtype), `np.triu`/`np.tril` (a
+`where` on a triangle mask: a constant where the dims are known) and
+`np.fill_diagonal`, which NumPy does in place: on a traced array it is an
+`index_update` (unknown dims: a `where`) the array then holds (`write_in_place`).
 
 >>> import numpy as np
 >>> from runtime import AbstractValue, GraphBuilder
@@ -33,7 +34,7 @@ from ..abstract import normalize_axis
 from ..dispatch import implements, unsupported
 from ..errors import TracingError
 from ..tracer import bind
-from ..tracer_value import write_in_place
+from ..tracer_value import tracer_method, write_in_place
 from ._rules import aval
 from .building import arange_along, array, shape_of
 from .introspection import dynamic_shape
@@ -95,6 +96,11 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     return bind(diagonal_p, a, offset=int(offset), axis1=axis1, axis2=axis2)
 
 
+@tracer_method("diagonal")
+def _diagonal_method(self, offset=0, axis1=0, axis2=1):
+    return diagonal(self, offset, axis1, axis2)
+
+
 @implements(np.diag)
 def _diag(v, k=0):
     v = array(v)
@@ -110,6 +116,11 @@ def _trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     if out is not None:
         raise unsupported("numpy.trace(..., out=...)")
     return np.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+@tracer_method("trace")
+def _trace_method(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    return _trace(self, offset, axis1, axis2, dtype, out)
 
 
 # -- triangles ------------------------------------------------------------------

@@ -24,7 +24,7 @@ from ..abstract import normalize_axes, normalize_axis
 from ..dispatch import implements, unsupported
 from ..errors import TracingError
 from ..tracer import Tracer, bind
-from ..tracer_value import write_in_place
+from ..tracer_value import tracer_method, write_in_place
 from ._rules import aval
 from .building import arange_along, array, shape_of, writable
 from .indexing import getitem
@@ -163,6 +163,11 @@ def _repeat(a, repeats, axis=None):
     else:
         idx = bind(repeat_p, iota, np.asarray(repeats))
     return take(a, idx, axis)
+
+
+@tracer_method("repeat")
+def _repeat_method(self, repeats, axis=None):
+    return _repeat(self, repeats, axis)
 
 
 # -- kron ---------------------------------------------------------------------------
