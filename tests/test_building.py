@@ -232,3 +232,37 @@ def test_rearranging_matches_numpy(x, k, data):
                lambda x: np.tril(x, k), lambda x: np.diagonal(x, k) if x.ndim > 1 else x):
         if fn is not None and (mode == "constant" or 0 not in x.shape):
             run_every_way(fn, x, specs=unknown_dims([x]))
+
+
+# -- np.r_ and np.c_ (converted code: autograph's index_trick) ---------------------------
+def r_and_c(x, v):
+    a = np.r_[x[0], 0.0, v, 1:3]
+    b = np.c_[v, v * 2]
+    return a, b, np.r_["0,2,0", v, v], np.r_["-1", x, x], np.r_[1, 2]
+
+
+def r_in_loop(v, n):
+    out = v
+    for _ in range(n):
+        out = np.r_[out[1:], out[:1]]
+    return out
+
+
+def test_r_and_c_with_traced_items():
+    x, v = np.arange(6.0).reshape(2, 3), np.arange(3, dtype=np.float32)
+    f = ag.convert(r_and_c)
+    for got, want in zip(f(x, v), r_and_c(x, v)):
+        np.testing.assert_array_equal(got, want, strict=True)
+    specs = (ag.TensorSpec((None, 3), np.float64), ag.TensorSpec((None,), np.float32))
+    for got, want in zip(f.get_concrete_function(*specs)(x, v), r_and_c(x, v)):
+        np.testing.assert_array_equal(got, want, strict=True)
+    assert "ag__.index_trick(np.r_" in ag.to_code(r_and_c)
+
+
+def test_r_in_a_staged_loop():
+    run_converted(r_in_loop, *[(np.arange(4.0), np.int64(n)) for n in (0, 1, 3)])
+
+
+def test_r_matrix_directive_is_refused():
+    with pytest.raises(ag.TracingError, match="matrix"):
+        ag.convert(lambda v: np.r_["r", v, v])(np.ones(2))

@@ -227,6 +227,56 @@ def _empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, dev
     return _zeros_like(prototype, dtype, order, subok, shape, device=device)
 
 
+# -- np.r_ and np.c_ --------------------------------------------------------------------
+def index_concatenate(concatenator, key):
+    """`np.r_[key]` or `np.c_[key]` (an `AxisConcatenator`) whose items may be traced.
+
+    NumPy's own `__getitem__` makes each item an array with `np.array`, which a
+    traced value cannot become; this is its algorithm over traced items: each
+    array given at least `ndmin` dims (placed by `trans1d`), slices as NumPy's
+    `arange`/`linspace`, directives (`'0,2,1'`), scalars cast to the common
+    dtype, one `concatenate`. A front end calls it where such a subscript holds
+    a traced value (autograph's `index_trick`).
+    """
+    key = key if isinstance(key, tuple) else (key,)
+    axis, ndmin, trans1d = concatenator.axis, concatenator.ndmin, concatenator.trans1d
+    if concatenator.matrix or isinstance(key[0], str) and key[0] in ("r", "c"):
+        raise unsupported("a matrix from numpy.r_/numpy.c_ ('r' or 'c')")
+    objs, types = [], []
+    for k, item in enumerate(key):
+        if isinstance(item, str):
+            if k != 0:
+                raise ValueError("special directives must be the first entry.")
+            try:
+                numbers = [int(x) for x in item.split(",")]
+            except ValueError:
+                raise ValueError(f"unknown special directive {item!r}") from None
+            axis, ndmin, trans1d = (numbers + [ndmin, trans1d][len(numbers) - 1:])[:3]
+            continue
+        if isinstance(item, slice):
+            start, step = item.start or 0, 1 if item.step is None else item.step
+            item = np.linspace(start, item.stop, num=int(abs(step))) \
+                if isinstance(step, (complex, np.complexfloating)) \
+                else np.arange(start, item.stop, step)
+        if type(item) in np.ScalarType:
+            objs.append(item)
+            types.append(item)
+            continue
+        item = array(item)
+        lifted = item[(None,) * (ndmin - ndim(item))] if ndim(item) < ndmin else item
+        if trans1d != -1 and ndim(item) < ndmin:
+            k2, k1 = ndmin - ndim(item), trans1d
+            k1 = k1 + k2 + 1 if k1 < 0 else k1
+            order = list(range(ndmin))
+            lifted = np.transpose(lifted, order[:k1] + order[k2:] + order[k1:k2])
+        objs.append(lifted)
+        types.append(lifted.dtype)
+    dtype = np.result_type(*types) if types else None
+    objs = [np.full((1,) * ndmin, x, dtype) if type(x) in np.ScalarType else
+            x if x.dtype == dtype else x.astype(dtype) for x in objs]
+    return np.concatenate(objs, axis=axis)
+
+
 # -- copyto: NumPy writes in place ---------------------------------------------------
 def writable(dst, name):
     """dst, which a NumPy function writes in place: a traced array, else refused."""
