@@ -20,6 +20,7 @@ import operator
 import numpy as np
 
 from .. import primitives
+from ..backend import CUPY_OVERRIDES
 from ..abstract import normalize_axes, normalize_axis
 from ..dispatch import implements, unsupported
 from ..errors import TracingError
@@ -145,6 +146,9 @@ def _repeat_rule(a, repeats):
 
 
 repeat_p = primitives.define("repeat", _repeat_rule, lambda xp: xp.repeat)
+# CuPy's repeat takes the counts as an int or a list, not as a device array
+CUPY_OVERRIDES[repeat_p] = lambda xp: lambda a, repeats: xp.repeat(
+    a, repeats.tolist() if repeats.ndim else int(repeats))
 
 
 @implements(np.repeat)
