@@ -197,14 +197,18 @@ def _cycled(val, n):
 
 
 def _fill_unknown(a, val, wrap):
-    """A 2-d array of unknown dims: `where(i == j, val, a)`, val cycled along the rows."""
-    if ndim(a) != 2 or wrap:
+    """A matrix of unknown dims: NumPy's flat positions `0, m+1, 2(m+1), ...` (m columns;
+    below `m*m` unless `wrap`) as a `where` mask, val cycled along them."""
+    if ndim(a) != 2:
         raise TracingError(
-            f"np.fill_diagonal on an array of shape {fmt_shape(shape_of(a))} with unknown "
-            "dimensions is staged only for a 2-d array without wrap=True")
-    i = arange_along(a, 0)[:, None]
-    j = arange_along(a, 1)[None, :]
+            f"np.fill_diagonal on an array of shape {fmt_shape(shape_of(a))}: for more than "
+            "two dimensions all must be known (NumPy requires them equal)")
+    m = dynamic_shape(a)[1]
+    flat = arange_along(a, 0)[:, None] * m + arange_along(a, 1)[None, :]
+    on = np.mod(flat, m + 1) == 0
+    if not wrap:
+        on = on & (flat < m * m)
     val = _cast_value(a, val)
     if ndim(val):
-        val = np.ravel(val)[i % _count(val)]
-    return np.where(i == j, val, a)
+        val = np.ravel(val)[np.mod(flat // (m + 1), _count(val))]
+    return np.where(on, val, a)

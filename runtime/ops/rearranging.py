@@ -6,8 +6,9 @@ axis's length is known the index is a NumPy constant that NumPy itself
 computes (`np.pad(np.arange(n), ..., mode)`, `np.delete(np.arange(n), obj)`:
 NumPy's own errors for bad arguments); where it is unknown it is computed in
 the graph from `arange_along` (a traced repeat count needs the `repeat`
-primitive, whose result length is known only at run time). `flip` and `rot90`
-are views (negative-step slices and a transpose), as in NumPy.
+primitive, whose result length is known only at run time; `np.insert` at
+several positions needs the length known). `flip` and `rot90` are views
+(negative-step slices and a transpose), as in NumPy.
 
 `np.put_along_axis`, which NumPy does in place, rebinds the traced array
 through `tracer_value.write_in_place`, as `x[idx] = v` does.
@@ -301,14 +302,16 @@ def _delete(arr, obj, axis=None):
 @implements(np.insert)
 def _insert(arr, obj, values, axis=None):
     a, axis = _flat(arr, axis)
-    n = _known_length(a, axis, "insert")
+    n = shape_of(a)[axis]
     obj = _static(obj, "insert")
     if isinstance(obj, slice):
-        indices = np.arange(*obj.indices(n))
+        indices = np.arange(*obj.indices(_known_length(a, axis, "insert")))
     else:
         indices = np.array(obj)
         indices = np.flatnonzero(indices) if indices.dtype == bool and indices.ndim == 1 \
             else indices
+    if n is None and indices.size != 1:
+        _known_length(a, axis, "insert with several positions")
     v = array(values)
     v = v.astype(a.dtype) if isinstance(v, Tracer) else np.array(values, dtype=a.dtype)
     v = v[(None,) * (ndim(a) - ndim(v))] if ndim(v) < ndim(a) else v
@@ -317,10 +320,22 @@ def _insert(arr, obj, values, axis=None):
     count = shape_of(v)[axis] if indices.size == 1 else len(indices)
     if count is None:
         raise TracingError("np.insert of values whose length along the axis is unknown")
-    order = np.insert(np.arange(n), obj, n + np.arange(count))  # NumPy's errors
+    if n is None:
+        order = _insertion_order(a, axis, int(indices.item()), count)
+    else:
+        order = np.insert(np.arange(n), obj, n + np.arange(count))  # NumPy's errors
     mask = false_like(a, axis, count)
     joined = np.concatenate([a, np.where(mask, v, v)], axis=axis)
     return take(joined, order, axis)
+
+
+def _insertion_order(a, axis, index, count):
+    """Where `count` new entries go at `index` along an axis of unknown length n: old
+    positions before it, the new ones (n, n+1, ...), the rest. An index outside [-n, n]
+    is NumPy's IndexError when the graph runs (reading position index of 0..n)."""
+    iota, n = arange_along(a, axis), dynamic_shape(a)[axis]
+    start = np.concatenate([iota, np.reshape(n, (1,))])[index if index >= 0 else index - 1]
+    return np.concatenate([iota[:start], n + np.arange(count), iota[start:]])
 
 
 # -- take_along_axis, put_along_axis (in place) --------------------------------------
