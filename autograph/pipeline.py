@@ -9,6 +9,7 @@ from .converters import (
                          fors,
                          in_place_calls,
                          ifs,
+                         index_tricks,
                          lists,
                          logical,
                          print_assert,
@@ -41,6 +42,8 @@ PIPELINE = (
     ("ifs", ifs),
     ("whiles", whiles),
     ("fors", fors),
+    # `np.r_[...]`/`np.c_[...]` become ag__ calls (NumPy's objects take no traced item).
+    ("index_tricks", index_tricks),
     # Last: every remaining call goes through converted_call.
     ("calls", calls),
 )

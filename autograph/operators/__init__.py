@@ -1,4 +1,5 @@
 """The functions converted code calls (as `ag__.*`): Python on concrete values, staged on traced ones."""
+from .array_likes import index_trick
 from .calls import converted_call
 from .conditionals import if_exp, if_stmt
 from .effects import assert_, print_
@@ -13,6 +14,6 @@ from .writes import augmented, check_global_write, setattr_, setitem, slice_
 __all__ = [
     "Placeholder", "Undefined", "and_", "assert_", "augmented", "bound_or_undefined", "caught",
     "check_global_write", "compare_chain", "converted_call", "enumerate_", "for_stmt", "if_exp",
-    "if_stmt", "ld", "list_append", "list_comp", "method_in_place", "not_", "or_", "out_call",
-    "print_", "range_", "setattr_", "setitem", "slice_", "try_region", "while_stmt", "zip_",
+    "if_stmt", "index_trick", "ld", "list_append", "list_comp", "method_in_place", "not_", "or_",
+    "out_call", "print_", "range_", "setattr_", "setitem", "slice_", "try_region", "while_stmt", "zip_",
 ]

@@ -14,6 +14,11 @@ creation types them (`1` as int64, not weakly).
 `np.array`, `np.asarray`, `np.asanyarray` and `np.ascontiguousarray`, which NumPy
 does not dispatch at all, build such a list the same way, and take a traced
 array as it is (`np.array` copies it, so that a write to one leaves the other).
+
+`np.r_[...]` and `np.c_[...]` are objects whose `__getitem__` makes arrays of
+their items with `np.array`: the converter rewrites such a read into
+`index_trick(np.r_, key)`, which follows their algorithm over traced items
+(`runtime.ops.building.index_concatenate`).
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ import numpy as np
 
 from runtime import Tracer
 from runtime.abstract import AbstractValue
+from runtime.ops.building import index_concatenate
 from runtime.ops.python_numbers import convert_weak
 
 
@@ -70,3 +76,18 @@ def construct(f, args: tuple, kwargs: dict):
     else:
         return NotImplemented
     return value if dtype is None or np.dtype(dtype) == value.dtype else value.astype(dtype)
+
+
+_INDEX_TRICKS = (type(np.r_), type(np.c_))
+
+
+def index_trick(obj, key):
+    """`obj[key]` for `np.r_[...]`/`np.c_[...]` in converted code: NumPy's own unless an
+    item is traced (or a list holding one), then `index_concatenate`."""
+    items = key if isinstance(key, tuple) else (key,)
+    if type(obj) in _INDEX_TRICKS and any(isinstance(x, Tracer) or holds_traced(x)
+                                          for x in items):
+        items = tuple(as_array(x) if holds_traced(x) else x for x in items)
+        return index_concatenate(obj, items)
+    return obj[key]
+

@@ -20,6 +20,7 @@ their forward pass to keep what their backward pass reads.
 """
 from . import (  # noqa: F401  (fill the rule tables)
     control_flow,
+    rules_building,
     rules_elementwise,
     rules_indexing,
     rules_linalg,

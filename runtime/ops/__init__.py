@@ -1,11 +1,13 @@
 """The primitives, one module per family; importing this package fills the tables."""
 from . import (  # noqa: F401
+    building,
     call,
     comparisons,
     complex_parts,
     control_flow,
     counting,
     creation,
+    diagonals,
     differences,
     effects,
     elementwise,
@@ -20,6 +22,7 @@ from . import (  # noqa: F401
     np_linalg_composed,
     py_function,
     python_numbers,
+    rearranging,
     reductions,
     shape_ops,
     sorting,

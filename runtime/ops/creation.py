@@ -3,7 +3,7 @@
 Handlers serve `np.zeros_like`, `np.ones_like`, `np.full_like` (the fill value a
 Python scalar, an array, or a traced value) and `np.astype`; `Tracer.astype`
 calls `astype` here. Params: `dtype` and `shape` where given. `np.empty_like`
-is deliberately not supported (its contents are unspecified).
+is `zeros_like` (its contents are unspecified; runtime/ops/building.py).
 """
 from __future__ import annotations
 
