@@ -143,9 +143,10 @@ class GraphBuilder:
         return var
 
     def const(self, value) -> Var:
-        """A captured array, captured once however often it is used."""
+        """A captured array, captured once however often it is used, and again once
+        the array has changed (a NumPy array the traced code writes between uses)."""
         known = self._const_vars.get(id(value))
-        if known is None:
+        if known is None or _changed(value, self.consts[known[0]]):
             array = np.array(value)  # a copy: later changes to `value` do not reach the graph
             array.flags.writeable = False
             if array.dtype == object:
@@ -275,3 +276,11 @@ def read_if_variable(x):
     read = getattr(type(x), "__ag_read__", None)
     return read(x) if read is not None else x
 
+
+def _changed(value, captured: np.ndarray) -> bool:
+    """True where `value` no longer holds what the graph captured of it."""
+    if isinstance(value, np.ndarray) and not value.flags.writeable:
+        return False
+    current = np.asarray(value)
+    return current.shape != captured.shape or current.dtype != captured.dtype or \
+        not np.array_equal(current, captured, equal_nan=current.dtype.kind in "fc")

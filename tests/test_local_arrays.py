@@ -142,3 +142,28 @@ def test_lists_of_traced_values_become_arrays_as_numpy_makes_them(fn):
         found = differences(eager, graph)
         assert not found, "\n".join(line for d in found for line in d.lines())
     assert converted.trace_count == 1
+
+
+# -- a NumPy array written between two reads of traced code ----------------------------------------
+
+def counter_read_in_an_unrolled_loop(x):
+    y = np.tanh(x)
+    t = np.zeros(3)
+    for v in x:               # x's length is known: the loop runs as Python
+        t += 2                # t stays a NumPy array, written in place...
+        y = t - y[0]          # ...and read by traced code after each write
+    return y
+
+
+def buffer_written_between_reads(x):
+    t = np.ones(2)
+    a = x + t
+    t[0] = 5.0
+    return a, x + t           # the second read sees the write
+
+
+@pytest.mark.parametrize("fn", [counter_read_in_an_unrolled_loop, buffer_written_between_reads])
+def test_a_numpy_array_written_between_reads_is_captured_as_it_is_at_each(fn):
+    # once a silent wrong answer: the graph captured the array once, at its first read
+    assert_as_eager(fn, np.array([0.0, 0.0, 1.0]) if fn is counter_read_in_an_unrolled_loop
+                    else np.array([1.0, 2.0]))
