@@ -12,7 +12,8 @@ through `w` (or through anything sharing the old array's memory, or a write to
 graph's `y` is a new value, so the cond's result is linked as a *conditional
 view* of the old array (`runtime.views`): on the path where the branch passed
 the old array on, it is that array (`derive`: `where(taken, base, y)`), and a
-write to it is a write to that array (`scatter`: `where(taken, value, base)`).
+write to it is a write to that array (`scatter`: `where(taken, value, base)`) and
+to its own array of the other paths (which a staged block writing it carries).
 Every write in place then reaches exactly the values NumPy's would. Each `if`
 returns, per such result, a bool output saying where it passes the array on (a
 conditional view made by an `if` inside a branch contributes its own flag). A
@@ -231,15 +232,16 @@ def _recorded_in(builder, function):
 def _conditional(taken, result):
     """The view rule of `result`, which is its base on the path where `taken()`.
 
-    Its own value (`derive.own_value`, the new array of the other paths) shares no
-    memory with the base where it is read, so a block reading it reads nothing stale
-    (`views.refuse_stale_reads`)."""
-    own = result.node
+    On the other paths it is an array of its own, `derive.own_value` (a Tracer of
+    `result`'s graph that `runtime.views.write` rewrites with each value written to
+    `result`). It shares no memory with the base, so a block reading it reads
+    nothing stale (`views.refuse_stale_reads`)."""
+    own = Tracer(result.builder, result.node)
 
     def derive(base):
         with recording_in(base.builder):
-            return np.where(taken(), base, Tracer(result.builder, own))
-    derive.own_value = own
+            return np.where(taken(), base, own)
+    derive.own_value, derive.view = own, weakref.ref(result)
 
     def scatter(base, value):
         with recording_in(base.builder):

@@ -173,10 +173,31 @@ def write(target, result, what: str) -> None:
     new = [result]
     for t in chain[:-1]:
         new.append(t.view.scatter(t.view.base, new[-1]))
+    owns = [_own_written(t) for t in chain[:-1]]
     for t, value in zip(chain, new):
         t.node = value.node
+    for own, value in zip(owns, new):
+        if own is not None:
+            own.node = value.node
     written = {id(t) for t in chain}
     _derive_again(chain[-1], written, target.builder)
+
+
+def _own_written(view):
+    """The own value of the conditional view `view` (`runtime.path_aliases`) that a write
+    to it rewrites, or None where it has none. A conditional view of an enclosing
+    graph's value must be a value the block carries (an input standing for it, which
+    holds its own value as it holds the base): else `CarryNeeded` for it."""
+    own = getattr(view.view.derive, "own_value", None)
+    if own is None or own.builder is view.builder:
+        return own
+    outer = view.view.derive.view()
+    if outer is not None and _nearest_version(view.builder, outer) is view:
+        return None      # the block's input for it: written back after the block
+    raise CarryNeeded(outer, view.builder, TracingError(
+        f"{_name(view)} is written in place inside a staged block"
+        f"{location_note(user_source())}, and is, after an `if` or loop before it, a new "
+        f"array on some paths and another array on others, which the block does not carry"))
 
 
 def _inner_view(builder, view, how):
@@ -262,7 +283,8 @@ def _own_value_read(view, atom, builder) -> bool:
     """True where `builder`'s block reads `atom` as the own value of the conditional
     view `view` (`runtime.path_aliases`), taken only on the paths where it is not its
     base: the block carries the base, so its reads of `view` derive from that."""
-    if view.view is None or getattr(view.view.derive, "own_value", None) is not atom:
+    own = getattr(view.view.derive, "own_value", None) if view.view is not None else None
+    if own is None or own.node is not atom:
         return False
     base = view.view.base
     while _nearest_version(builder, base).builder is not builder:

@@ -142,6 +142,44 @@ def view_written_in_a_loop_and_nested_ifs(x, n, k):
     return y
 
 
+def own_array_written_after_an_if(n, x):
+    z = x
+    y = x * 0.5
+    if n > 0:
+        x = np.copy(y)       # a new array on this path...
+    x[1:] -= 0.5             # ...which this write changes there, the argument on the other
+    z[0] = 7.0               # then the argument again: x is re-derived from both
+    return x, z
+
+
+def own_array_written_in_a_later_branch(n, x):
+    y = x * 0.5
+    if n > 0:
+        x = np.copy(y)
+    if x[0] > 100:
+        pass
+    else:
+        w = x[1:]            # a view made in the branch, written there
+        w -= 0.5
+    return x
+
+
+def own_array_written_in_a_loop(n, x):
+    y = x * 0.5
+    done = False
+    for j in range(n):
+        if not done:
+            x = np.copy(y)
+        for v in x:          # x's length is known: three staged ifs in a row
+            if x[0] > 100:
+                pass
+            else:
+                done = y[1] > 0.0
+                w = x[1:]
+                w -= 0.5
+    return x
+
+
 def argument_written_until_rebound(x, n):
     for i in range(n):
         if x.sum() > 5:
@@ -177,6 +215,9 @@ CASES = [
       for fn in (view_written_in_nested_ifs_after_a_loop, view_written_in_a_loop_and_nested_ifs)],
     *[(fn, [(np.array([1.0, 2.0, 0.5]), np.int64(n)) for n in (0, 1, 2, 3, 5)])
       for fn in (argument_written_until_rebound, argument_written_then_rebound_in_some_trips)],
+    *[(fn, [(np.int64(n), np.array([2.0, 2.0, -1.0])) for n in (0, 1, 2)])
+      for fn in (own_array_written_after_an_if, own_array_written_in_a_later_branch,
+                 own_array_written_in_a_loop)],
 ]
 
 
