@@ -30,7 +30,6 @@ is not followed into it (#12, open).
 from __future__ import annotations
 
 import contextlib
-import functools
 import weakref
 
 import numpy as np
@@ -208,25 +207,37 @@ def link_where(result, base, flag) -> None:
 
 def link(result, base, taken=None) -> None:
     """Links `result` as a view of `base`: conditional (it is `base` where the bool Tracer
-    `taken()` gives is true; computed once, when first needed), or, without `taken`, one
-    that cannot be followed."""
+    `taken()` gives is true; computed when first needed, and again where a block traced
+    again dropped what it staged), or, without `taken`, one that cannot be followed."""
     if taken is None:   # which memory it shares depends on the path (`View.path`)
         views.link(result, base, None)
         result.view = result.view._replace(path=True)
     else:
-        taken = functools.cache(_recorded_in(result.builder, taken))
+        taken = _staged_once(result.builder, taken)
         views.link(result, base, _conditional(taken, result))
         _flags[id(result)] = (weakref.ref(result), taken)
     result.builder.shares_memory.update((result.node.id, base.node.id))
 
 
-def _recorded_in(builder, function):
-    """`function`, its equations recorded in `builder` (the view's own graph) wherever
-    tracing stands when it is first called."""
-    def recorded():
+def _staged_once(builder, function):
+    """`function()`, its equations recorded in `builder` (the view's own graph) wherever
+    tracing stands when it is first called; the same value later, while the last
+    equation it staged is still in `builder` (a block traced again drops those it
+    staged while tracing the block, and the value is staged anew)."""
+    memo = []
+
+    def staged():
+        if memo:
+            value, index, eqn = memo[0]
+            if eqn is None or index < len(builder.eqns) and builder.eqns[index] is eqn:
+                return value
+        start = len(builder.eqns)
         with recording_in(builder):
-            return function()
-    return recorded
+            value = function()
+        last = builder.eqns[-1] if len(builder.eqns) > start else None
+        memo[:] = [(value, len(builder.eqns) - 1, last)]
+        return value
+    return staged
 
 
 def _conditional(taken, result):

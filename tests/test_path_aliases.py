@@ -180,6 +180,15 @@ def own_array_written_in_a_loop(n, x):
     return x
 
 
+def view_written_in_a_loop_after_a_loop(x, n):
+    for i in range(n):
+        x = x * 1.5          # x is the argument where this loop runs no trip
+    for j in range(n):
+        w = x[::2]
+        w *= 2
+    return x
+
+
 def argument_written_until_rebound(x, n):
     for i in range(n):
         if x.sum() > 5:
@@ -214,7 +223,8 @@ CASES = [
             (np.array([2.0, 1.5, 2.0]), np.int64(0), np.int64(1))])
       for fn in (view_written_in_nested_ifs_after_a_loop, view_written_in_a_loop_and_nested_ifs)],
     *[(fn, [(np.array([1.0, 2.0, 0.5]), np.int64(n)) for n in (0, 1, 2, 3, 5)])
-      for fn in (argument_written_until_rebound, argument_written_then_rebound_in_some_trips)],
+      for fn in (argument_written_until_rebound, argument_written_then_rebound_in_some_trips,
+                 view_written_in_a_loop_after_a_loop)],
     *[(fn, [(np.int64(n), np.array([2.0, 2.0, -1.0])) for n in (0, 1, 2)])
       for fn in (own_array_written_after_an_if, own_array_written_in_a_later_branch,
                  own_array_written_in_a_loop)],
