@@ -775,3 +775,9 @@ def f(n, k, x, p):
     return (y * -1.0) + np.maximum(b, peek())
 """, 3, [(3, -6, (-1.5, 0.0, -1.0)), (7, 0, (1.0, 1.5, 1.0))], program_dir,
                   returns_tuple=False)
+
+
+def test_two_return_placeholders_meet_in_a_staged_if(program_dir):
+    check_program((CAMPAIGN / "placeholders_meet.py").read_text(), 2,
+                  [(5, 0, (0.5, 1.0, -1.0)), (-1, -3, (-1.0, 0.0, 0.5)), (6, -2, (-0.5, 2.0, -1.0))],
+                  program_dir, returns_tuple=False, returns_list=True)

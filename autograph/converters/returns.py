@@ -70,6 +70,11 @@ def _falls_off_the_end(body) -> bool:
     return True
 
 
+def _returns_none(ret) -> bool:
+    """`return` or `return None`."""
+    return ret.value is None or isinstance(ret.value, gast.Constant) and ret.value.value is None
+
+
 class _Functions(StatementTransformer):
     def __init__(self, ctx):
         self.ctx = ctx
@@ -83,9 +88,12 @@ class _Functions(StatementTransformer):
             node.body.append(gast.Return(value=None))
 
         caught = _returns_caught(node)
+        returns_none = any(isinstance(n, gast.Return) and _returns_none(n)
+                           for n in statements(node.body))
 
         def replace_return(ret):
-            result = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
+            result = ret.value if not _returns_none(ret) else \
+                templates.replace_as_expression("ag__.returned_none()")
             template = "value = result\nflag = True" if id(ret) in caught else \
                 "flag = True\nvalue = result"
             return templates.replace(template, flag=flag, value=value, result=result)
@@ -97,7 +105,9 @@ class _Functions(StatementTransformer):
                            on_loop=stop_loop)
         node.body = (templates.replace("flag = False\nvalue = ag__.Placeholder(label)", flag=flag,
                                        value=value, label=gast.Constant(value=value, kind=None))
-                     + body + templates.replace("return value", value=value))
+                     + body + templates.replace(
+                         "return ag__.returned(value)" if returns_none else "return value",
+                         value=value))
         return node
 
 

@@ -85,9 +85,57 @@ class Placeholder:
     def __repr__(self):
         return f"Placeholder({self.name!r})"
 
+    def __eq__(self, other):  # any two stand for no value: a branch passes either on as is
+        return type(other) is Placeholder
+
+    __hash__ = object.__hash__
+
     def __stage_like__(self, other):
         """Zeros of `other`'s structure and types; itself facing another placeholder."""
         return self if type(other) is Placeholder else stand_in(other)
+
+
+class ReturnedNone:
+    """What converted code holds as a function's return value where a `return` (or the
+    end of the function) returns None; `returned` makes it None again.
+
+    Facing a value another branch of a staged `if` returns, it stands in as zeros
+    of that value's type, and the branch fails when it runs: a graph returns one
+    type on every path, and eager code returns None there.
+    """
+
+    __slots__ = ("where",)
+
+    def __init__(self, where):
+        self.where = where  # the user's `return` line
+
+    def __repr__(self):
+        return "ReturnedNone()"
+
+    def __eq__(self, other):
+        return type(other) is ReturnedNone
+
+    __hash__ = object.__hash__
+
+    def __stage_like__(self, other):
+        if other is None or type(other) in (ReturnedNone, Placeholder):
+            return self
+        from runtime.ops.control_flow import diverge
+        diverge(TypeError(
+            f"the function returns None on this path{location_note(self.where)} and a "
+            f"value on another, which a graph cannot do: a graph returns one type on every "
+            f"path; return a value (or raise) here"), self.where)
+        return stand_in(other)
+
+
+def returned_none() -> ReturnedNone:
+    """`return` or `return None` in a function whose returns converted code lowers."""
+    return ReturnedNone(user_source())
+
+
+def returned(value):
+    """The value converted code returns at its end: None for `ReturnedNone`."""
+    return None if type(value) is ReturnedNone else value
 
 
 def is_unbound(value) -> bool:

@@ -14,6 +14,8 @@ shape (it is relaxed to unknown dimensions) but not dtype; a Python number
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ..abstract import AbstractValue, join_shapes, join_weak
@@ -21,9 +23,10 @@ from .. import path_aliases, views, weak_joins
 from ..errors import PathTypeError, TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
-from ..tracer import Tracer, read_if_variable, staging_builder
+from ..tracer import Tracer, current_builder, read_if_variable, recording_in, staging_builder
 from ..tracing import in_place_outputs, write_through
 from ..tree import flatten
+from .effects import stage_failure
 from .higher_order import define_higher_order
 from .subgraphs import (
     Diverged,
@@ -131,10 +134,35 @@ def _passed_through(t, f) -> dict:
 
 
 def _fill_placeholders(t, f):
-    """Parts of one branch's outputs with `__stage_like__` take the other branch's types."""
+    """Parts of one branch's outputs with `__stage_like__` take the other branch's types,
+    recorded in that branch's graph (where a stand-in stages the branch's failure:
+    `diverge`)."""
     a, b = t.out_tree.unflatten(t.out_leaves), f.out_tree.unflatten(f.out_leaves)
-    t.out_leaves, t.out_tree = flatten(fill_placeholders(a, b))
-    f.out_leaves, f.out_tree = flatten(fill_placeholders(b, a))
+    for traced, value, other in ((t, a, b), (f, b, a)):
+        with recording_in(traced.builder):
+            _filling.builder = traced.builder
+            try:
+                traced.out_leaves, traced.out_tree = flatten(fill_placeholders(value, other))
+            finally:
+                _filling.builder = None
+
+
+class _Filling(threading.local):
+    builder = None   # the branch whose outputs are being filled
+
+
+_filling = _Filling()
+
+
+def diverge(error: BaseException, where=None) -> None:
+    """For a `__stage_like__` that cannot stand in for the other branch's value: stages
+    `error`, raised when the branch being filled runs (as a `raise` there would be;
+    `where`: the user's line to name), or raises it now outside a branch."""
+    if _filling.builder is None or current_builder() is not _filling.builder \
+            or not stage_failure(error):
+        raise error
+    if where is not None:
+        _filling.builder.eqns[-1].source = where
 
 
 def _unify_dtypes(a_graph, b_graph, names) -> dict:
