@@ -61,6 +61,16 @@ _SIZED = {  # method -> (distribution parameters, default dtype, a Python number
     "uniform": (("low", "high"), np.float64, True),
     "integers": (("low", "high"), np.int64, False),
     "randint": (("low", "high"), np.int_, True),
+    "exponential": (("scale",), np.float64, True),
+    "standard_exponential": ((), np.float64, True),
+    "lognormal": (("mean", "sigma"), np.float64, True),
+    "laplace": (("loc", "scale"), np.float64, True),
+    "beta": (("a", "b"), np.float64, True),
+    "gamma": (("shape", "scale"), np.float64, True),
+    "standard_gamma": (("shape",), np.float64, True),
+    "poisson": (("lam",), np.int64, True),
+    "binomial": (("n", "p"), np.int64, True),
+    "geometric": (("p",), np.int64, True),
 }
 METHODS = frozenset(_SIZED) | {"rand", "randn", "choice", "permutation", "shuffle", "seed"}
 
@@ -122,14 +132,15 @@ def _result_aval(method, args) -> AbstractValue:
         names, default, python = _SIZED[method]
         given = [args[n] for n in names if args.get(n) is not None]
         shape = size if size is not None else broadcast_shapes(*map(_shape_of, given))
-        dtype = np.dtype(args.get("dtype") or default)
-        weak = python and size is None and shape == () and "dtype" not in args
+        weak = python and size is None and shape == () and (
+            method != "randint" or "dtype" not in args)  # NumPy gives a Python number
+        dtype = np.dtype(default if weak or args.get("dtype") is None else args["dtype"])
         return AbstractValue(shape, dtype, weak)
     if method == "choice":
         a, axis = args["a"], args.get("axis", 0)
         if _is_count(a):
             shape, dtype = (size or ()), np.dtype(np.int64)
-            return AbstractValue(shape, dtype, size is None and not hasattr(a, "aval"))
+            return AbstractValue(shape, dtype, size is None)  # NumPy: a Python int
         rest = list(_shape_of(a))
         del rest[axis]
         return AbstractValue(tuple(rest[:axis]) + (size or ()) + tuple(rest[axis:]), _dtype_of(a))
@@ -245,6 +256,8 @@ def staged(f, args, kwargs):
     """The staged call of `f`, or NotImplemented (call it as it is)."""
     if current_builder() is None:
         return NotImplemented
+    if f is np.random.seed:  # a function of its own, which seeds the global RandomState
+        return draw(_global().seed, *args, **kwargs)
     if is_draw(f):
         return draw(f, *args, **kwargs)
     if any(f is g for g in FACTORIES):

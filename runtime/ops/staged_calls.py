@@ -24,3 +24,10 @@ def staged_call(f, args, kwargs):
         if result is not NotImplemented:
             return result
     return NotImplemented
+
+
+def call(f, *args, **kwargs):
+    """`f(*args, **kwargs)` as converted code calls it: staged where a handler stages it,
+    else called as it is (for code traced without conversion, `autograph=False`)."""
+    result = staged_call(f, args, kwargs)
+    return f(*args, **kwargs) if result is NotImplemented else result
