@@ -40,13 +40,16 @@ True
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
+import warnings
 
 import numpy as np
 
 from .. import primitives
 from ..abstract import AbstractValue, broadcast_shapes
 from ..errors import TracingError
+from ..source import user_stacklevel
 from ..tracer import bind, current_builder
 from ..tracer_value import Tracer, write_in_place
 from .indexing import Dyn
@@ -241,6 +244,30 @@ def make_generator(factory, *args, **kwargs):
     state = None if seed is None else (bits.state if bits is not None else generator.get_state())
     bind(reset_generator_p, generator=generator, state=state)
     return generator
+
+
+class FrozenRandomWarning(UserWarning):
+    """Random numbers were drawn from NumPy's global generator while tracing: frozen."""
+
+
+def _global_position():
+    state = _global().get_state()
+    return state[1].tobytes(), state[2], state[3], state[4]
+
+
+@contextlib.contextmanager
+def warn_frozen_draws(name: str):
+    """Warns where tracing `name` drew from NumPy's global generator eagerly (code called
+    as it is: a library, a `do_not_convert` function): those numbers are frozen into
+    the graph, the same at every call, where eager code draws new ones."""
+    before = _global_position()
+    yield
+    if _global_position() != before:
+        warnings.warn(
+            f"tracing {name!r} drew random numbers from NumPy's global generator while "
+            f"tracing (in code called as it is, not converted): they are frozen into the "
+            f"graph and the same at every call; call np.random from converted code, or "
+            f"pass the numbers in as an argument", FrozenRandomWarning, stacklevel=user_stacklevel())
 
 
 def is_draw(f) -> bool:
