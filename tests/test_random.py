@@ -235,6 +235,12 @@ def test_a_draw_frozen_while_tracing_warns():
         ag.convert(lambda x: x + np.random.rand(2))(np.zeros(2))
 
 
+def test_a_generator_method_that_is_not_staged_warns():
+    g = ag.convert(lambda x, rng: x + rng.multivariate_normal([0.0, 0.0], np.eye(2)))
+    with pytest.warns(FrozenRandomWarning, match="multivariate_normal is not staged"):
+        g(np.zeros(2), np.random.default_rng(0))
+
+
 def test_saved_graph_draws_from_the_loading_process_global_generator(tmp_path):
     g = ag.convert(lambda x: x + np.random.rand(3))
     ag.save(g, tmp_path / "f", np.zeros(3))

@@ -20,7 +20,12 @@ agree bit for bit. Params:
 Draws are `effectful` (I/O, `runtime.effects`): ordered with each other, with
 `print` and with variable accesses, never pruned as dead code (an unused draw
 still advances the generator, as eagerly), and inside a staged `cond`/`while`
-drawn only where the branch is taken, once per trip. `shuffle(x)` of a traced `x`
+drawn only where the branch is taken, once per trip. (An I/O effect rather than a
+resource per generator, as a `Variable` is: draws from two generators keep their
+order too, which they need not, but no generator object becomes a graph value.)
+A generator's method not staged here (`rng.multivariate_normal`) runs while
+tracing, with a `FrozenRandomWarning`; so does tracing that drew from the global
+generator in code called as it is (`warn_frozen_draws`). `shuffle(x)` of a traced `x`
 writes `x` in place (`tracer_value.write_in_place`); `seed` stages a reseeding.
 A generator made while tracing (`np.random.default_rng(0)`, `RandomState(0)`) is
 made once, and a `reset_generator` equation gives it, each time the graph runs,
@@ -76,6 +81,7 @@ _SIZED = {  # method -> (distribution parameters, default dtype, a Python number
     "geometric": (("p",), np.int64, True),
 }
 METHODS = frozenset(_SIZED) | {"rand", "randn", "choice", "permutation", "shuffle", "seed"}
+_NOT_DRAWS = {"get_state", "spawn", "__reduce__", "__getstate__", "__repr__", "__str__"}
 
 
 def _global():
@@ -287,6 +293,14 @@ def staged(f, args, kwargs):
         return draw(_global().seed, *args, **kwargs)
     if is_draw(f):
         return draw(f, *args, **kwargs)
+    source = getattr(f, "__self__", None)
+    if isinstance(source, GENERATORS) and source is not _global() \
+            and getattr(f, "__name__", "") not in _NOT_DRAWS:  # the global one: warn_frozen_draws
+        warnings.warn(f"{type(source).__name__}.{f.__name__} is not staged: the numbers it "
+                      f"draws while tracing are frozen into the graph, the same at every "
+                      f"call; pass them in as an argument, or draw with a staged method "
+                      f"({', '.join(sorted(METHODS - {'seed'}))})", FrozenRandomWarning,
+                      stacklevel=user_stacklevel())
     if any(f is g for g in FACTORIES):
         return make_generator(f, *args, **kwargs)
     return NotImplemented
