@@ -24,6 +24,7 @@ import numpy as np
 
 from runtime import AbstractValue, TracingError, current_builder
 from runtime.backend import get_backend
+from runtime.ops.random import warn_frozen_draws
 from runtime.source import note_original_location, user_stacklevel
 from runtime.tracing import is_array, trace_to_graph
 
@@ -201,9 +202,11 @@ class GraphFunction:
 
         try:
             target = self._conversion.target(self.autograph)
-            traced = trace_to_graph(call, tuple(sig.leaves), name=self.__name__,
-                                    input_avals=avals, input_names=names, scope=scope,
-                                    name_values=True, is_output=is_array, write_back=True)
+            with warn_frozen_draws(self.__name__):  # a draw made while tracing is frozen
+                traced = trace_to_graph(call, tuple(sig.leaves), name=self.__name__,
+                                        input_avals=avals, input_names=names, scope=scope,
+                                        name_values=True, is_output=is_array,
+                                        write_back=True)
         except Exception as error:
             note_original_location(error)
             raise

@@ -23,6 +23,7 @@ import numpy as np
 from runtime import TracingError, Tracer, current_builder
 from runtime.ops.comparisons import isscalar as traced_isscalar
 from runtime.ops.errstate import errstate
+from runtime.ops.staged_calls import staged_call
 from runtime.source import is_library_file
 
 from .array_likes import construct, with_arrays
@@ -108,6 +109,9 @@ def converted_call(f, args, kwargs):
         return print_(*args, **kwargs)
     if f is np.isscalar and len(args) == 1 and isinstance(args[0], Tracer):
         return traced_isscalar(args[0])  # NumPy does not dispatch it; the type answers
+    staged = staged_call(f, args, kwargs)  # `np.random.rand(3)`, `np.zeros(k)` of a traced k
+    if staged is not NotImplemented:
+        return staged
     if f is np.errstate and current_builder() is not None:  # its body's kernels run within it
         return errstate(*args, **kwargs)
     if args and is_traced_list(args[0]) and f in LIST_FUNCTIONS:

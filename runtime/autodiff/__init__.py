@@ -26,8 +26,10 @@ from . import (  # noqa: F401  (fill the rule tables)
     rules_linalg,
     rules_np_linalg,
     rules_other,
+    rules_random,
     rules_reductions,
     rules_shapes,
+    rules_sizes,
     rules_statistics,
 )
 from .linearize import emit_graph, linearize, linearize_rules
