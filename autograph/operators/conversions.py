@@ -1,0 +1,42 @@
+"""Python and NumPy number conversions of traced values in converted code.
+
+    total = float(x.sum())      # a Python float eagerly; staged: python_call[fn='float']
+    k = int(t)                  # truncates toward zero; int(nan) raises ValueError
+    r = math.sqrt(s)            # Python's math.sqrt: ValueError for s < 0
+    h = np.float32(s)           # x.astype(np.float32), as NumPy converts a scalar
+
+Python checks that `float(x)` returns a float, so a traced value cannot answer
+it; `converted_call` asks `conversion_call` first, which stages the call
+(`runtime.ops.python_calls`) as the Python number eager code gets: weak in the
+graph (`f64[]~weak`, `i64[]~weak`), computing on with Python's result types.
+A NumPy scalar type (`np.float32(x)`, `np.int8(k)`) is NumPy's cast: `astype`
+of an array value (an int64 300 wraps to int8 44, as NumPy's does), and
+NumPy's conversion of a Python number (which raises `OverflowError`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import Tracer
+from runtime.abstract import AbstractValue
+from runtime.ops.python_calls import NAMES, python_call
+from runtime.ops.python_numbers import convert_weak
+
+_SCALAR_TYPES = frozenset(t for t in np.sctypeDict.values()
+                          if issubclass(t, np.generic) and np.dtype(t).kind in "biufc")
+
+
+def conversion_call(f, args: tuple, kwargs: dict):
+    """`f(*args, **kwargs)` staged where `f` converts a traced value to a number;
+    NotImplemented where it does not."""
+    if len(args) != 1 or kwargs or not isinstance(args[0], Tracer):
+        return NotImplemented
+    x = args[0]
+    name = NAMES.get(f)
+    if name is not None:
+        return python_call(name, x)
+    if f in _SCALAR_TYPES:
+        if x.aval.weak:  # a Python number: NumPy's own conversion (OverflowError)
+            return convert_weak(x, AbstractValue((), np.dtype(f)))
+        return x.astype(f)
+    return NotImplemented
