@@ -2,7 +2,7 @@
 
 Each is the NumPy function of the same name (ndarray's signature, as NumPy's
 methods have it), so it has that function's dtypes, errors and gradient:
-`x.take`, `x.round`, `x.nonzero`, `x.searchsorted`, `x.swapaxes`, `x.mT`,
+`x.take`, `x.round`, `x.astype(dtype, casting=...)`, `x.nonzero`, `x.searchsorted`, `x.swapaxes`, `x.mT`,
 and the static `x.itemsize`, `x.nbytes`. NumPy 2 has no `x.ptp()`, so neither
 does a traced value.
 
@@ -21,6 +21,7 @@ import numpy as np
 from ..errors import TracingError
 from ..source import location_note, user_source
 from ..tracer_value import Tracer, tracer_method
+from .creation import astype as _astype
 from .python_calls import ITEM, python_call
 
 
@@ -52,6 +53,17 @@ def tolist(self):
     if not self.ndim:
         return item(self)
     return [tolist(self[i]) for i in range(self.shape[0])]
+
+
+@tracer_method("astype")
+def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    """`x.astype(dtype, casting=...)`: NumPy's `TypeError` where `casting` forbids the cast
+    (replaces creation.py's, which this module imports first)."""
+    dtype = np.dtype(dtype)
+    if casting != "unsafe" and not np.can_cast(self.dtype, dtype, casting):
+        raise TypeError(f"Cannot cast array data from {self.dtype!r} to {dtype!r} "
+                        f"according to the rule {casting!r}")
+    return _astype(self, dtype)
 
 
 @tracer_method("take")

@@ -25,6 +25,7 @@ import numpy as np
 from .. import primitives
 from ..abstract import PYTHON_DTYPES, AbstractValue, python_aval
 from ..tracer import bind
+from ..tracer_value import Tracer
 
 _MATH = ("sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
          "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
@@ -86,5 +87,7 @@ primitives.emitters[python_call_p] = _emit
 
 
 def python_call(fn: str, x):
-    """`FUNCTIONS[fn](x)` of the traced `x`: a weak traced Python number."""
+    """`FUNCTIONS[fn](x)`: a weak traced Python number of a traced `x`, else the number."""
+    if not isinstance(x, Tracer):
+        return FUNCTIONS[fn](x)
     return bind(python_call_p, x, fn=fn)
