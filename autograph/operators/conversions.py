@@ -17,13 +17,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import Tracer
+from runtime import Tracer, dispatch
 from runtime.abstract import AbstractValue
 from runtime.ops.python_calls import NAMES, python_call
 from runtime.ops.python_numbers import convert_weak
 
 _SCALAR_TYPES = frozenset(t for t in np.sctypeDict.values()
                           if issubclass(t, np.generic) and np.dtype(t).kind in "biufc")
+dispatch.staged_elsewhere.update(
+    {**dict.fromkeys(_SCALAR_TYPES, "autograph.operators.conversions"),
+     **dict.fromkeys((np.array, np.asarray, np.asanyarray, np.ascontiguousarray),
+                     "autograph.operators.array_likes"),
+     np.isscalar: "autograph.operators.calls", np.errstate: "autograph.operators.calls"})
 
 
 def conversion_call(f, args: tuple, kwargs: dict):
