@@ -148,3 +148,17 @@ def test_no_ptp_method_as_numpy_2():
     """The methods are the installed NumPy's: NumPy 2 removed `ndarray.ptp`."""
     from runtime import Tracer
     assert hasattr(Tracer, "ptp") == hasattr(np.ndarray, "ptp")
+
+
+def test_saved_and_loaded_graph_keeps_python_calls(tmp_path):
+    """`python_call`'s one param is its function's name: JSON, loaded in a fresh function."""
+    def f(x):
+        return math.floor(x.sum()) + x.item(0) * float(x[1]) + x.take([1, 0]).round(1)
+    x = np.array([1.25, -2.5])
+    converted = ag.convert(f)
+    converted(x)
+    ag.save(converted, tmp_path / "saved")
+    loaded = ag.load(tmp_path / "saved")
+    np.testing.assert_allclose(loaded(x), f(x))
+    with pytest.raises(ValueError):  # Python's error when the loaded graph runs
+        ag.load(tmp_path / "saved")(np.array([np.nan, 1.0]))
