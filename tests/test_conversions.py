@@ -162,3 +162,40 @@ def test_saved_and_loaded_graph_keeps_python_calls(tmp_path):
     np.testing.assert_allclose(loaded(x), f(x))
     with pytest.raises(ValueError):  # Python's error when the loaded graph runs
         ag.load(tmp_path / "saved")(np.array([np.nan, 1.0]))
+
+
+TABLE = np.array([[1.5, -2.0, 3.25], [4.0, 0.5, -6.0]])
+
+
+@pytest.mark.parametrize("read", [
+    lambda i: TABLE[i],
+    lambda i: TABLE[1, i],
+    lambda i: TABLE[:, i] * 2,
+    lambda i: TABLE[i, 1:],
+    lambda i: TABLE.ravel()[i:],
+    lambda i: TABLE[i][i],
+    lambda i: np.arange(5)[[i, 0]],
+    lambda i: TABLE[i + 7],                 # IndexError, as NumPy's
+    lambda i: TABLE[0, 0] + TABLE[i, -1],  # constant indices stay NumPy's own reads
+], ids=["row", "item", "column", "row-slice", "slice-start", "twice", "list", "out-of-range",
+        "constant"])
+def test_numpy_array_indexed_by_a_traced_index(read):
+    for i in (np.int64(0), np.int64(1), np.int32(-1)):
+        same_as_eager(read, i)
+
+
+def test_lookup_table_built_in_the_function_read_in_a_staged_loop():
+    def walk(i, n):
+        lut = np.cumsum(np.arange(10.0))
+        total = 0.0
+        while n > 0:
+            total = total + lut[i % 10]
+            i = i + 3
+            n = n - 1
+        return total
+    same_as_eager(walk, np.int64(4), np.int64(7))
+
+
+def test_only_non_constant_index_reads_are_rewritten():
+    code = ag.to_code(lambda x, i: x[0] + x[1:, ::2].sum() + x[..., None].sum() + x[i])
+    assert "x[0]" in code and "x[1:, ::2]" in code and "ag__.getitem(x, i)" in code
