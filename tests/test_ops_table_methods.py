@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 import pytest
+from gradcheck import check_grad
 from oracle import DTYPES, A, Row, S, cases, check_row
 
 import autograph as ag
@@ -134,3 +135,43 @@ METHODS_ROWS = METHODS_ONLY + NUMBERS
 @pytest.mark.parametrize("row, dtype, mode", cases(METHODS_ROWS))
 def test_op(row, dtype, mode):
     check_row(row, dtype, mode)
+
+
+# -- gradients, against finite differences --------------------------------------------------
+_M = np.array([[0.3, -1.2, 2.0], [1.1, 0.7, -0.4], [0.9, 1.6, 0.25]])
+GRADIENTS = {
+    ".take": lambda x: x.take([0, 4, 4, -1]),
+    ".take(axis)": lambda x: x.take([2, 0], axis=1),
+    ".trace": lambda x: x.trace(1),
+    ".cumprod": lambda x: x.cumprod(axis=0),
+    ".cumsum": lambda x: x.cumsum(),
+    ".prod": lambda x: x.prod(1),
+    ".var": lambda x: x.var(0, ddof=1),
+    ".std": lambda x: x.std(),
+    ".clip": lambda x: x.clip(-0.5, 1.0),
+    ".repeat": lambda x: x.repeat(2, axis=0),
+    ".diagonal": lambda x: x.diagonal(-1),
+    ".swapaxes": lambda x: x.swapaxes(0, 1) @ x,
+    ".mT": lambda x: x.mT @ x,
+    ".squeeze": lambda x: x[None].squeeze(0),
+    ".flatten": lambda x: x.flatten() ** 2,
+    ".ravel": lambda x: x.ravel()[::2],
+    ".copy": lambda x: x.copy() * x,
+    ".conj": lambda x: x.conj() * x,
+    ".dot": lambda x: x.dot(x[0]),
+    ".astype(copy=False)": lambda x: x.astype(np.float64, copy=False) * x,
+    ".round (zero)": lambda x: x.round(3) + x,
+    ".searchsorted (none)": lambda x: x.ravel().searchsorted(0.5) * x,
+}
+
+
+@pytest.mark.parametrize("fn", GRADIENTS.values(), ids=GRADIENTS.keys())
+def test_method_gradient(fn):
+    check_grad(fn, _M.copy(), rtol=1e-4, atol=1e-6)
+
+
+def test_gradient_through_int_and_floor_is_zero():
+    """In converted code `int(v)` and `math.floor(v)` are Python ints: piecewise constant,
+    no gradient flows through them (a float-valued `x.item()` is refused: rules_methods.py)."""
+    check_grad(lambda x: int(x[0, 0] * 7) * x + math.floor(x[1, 1]) * x, _M.copy(),
+               autograph=True)
