@@ -199,3 +199,16 @@ def test_lookup_table_built_in_the_function_read_in_a_staged_loop():
 def test_only_non_constant_index_reads_are_rewritten():
     code = ag.to_code(lambda x, i: x[0] + x[1:, ::2].sum() + x[..., None].sum() + x[i])
     assert "x[0]" in code and "x[1:, ::2]" in code and "ag__.getitem(x, i)" in code
+
+
+def test_an_unsupported_method_names_the_line_and_the_way_out():
+    def use(x):
+        return x.partition(1)  # the message names this line
+    with pytest.raises(AttributeError) as info:
+        ag.convert(use)(np.arange(3.0))
+    message = str(info.value)
+    assert "ndarray.partition is not supported on traced values" in message
+    assert f"{use.__code__.co_filename}:{use.__code__.co_firstlineno + 1}" in message
+    assert "ag.py_function(lambda a: a.partition(...), x, out=" in message
+    with pytest.raises(AttributeError, match="no attribute 'no_such'"):
+        ag.convert(lambda x: x.no_such)(np.arange(3.0))

@@ -98,6 +98,18 @@ def _matrix_transpose(self):
     return np.swapaxes(self, -1, -2)
 
 
+@tracer_method("__getattr__")
+def _missing(self, name):
+    """An ndarray attribute a traced value lacks (`x.partition`, `x.tofile`): NumPy's
+    `AttributeError` (so `hasattr` stays False), naming the line and the way out."""
+    if name.startswith("__") or not hasattr(np.ndarray, name):
+        raise AttributeError(f"'Tracer' object has no attribute {name!r}")
+    raise AttributeError(
+        f"ndarray.{name} is not supported on traced values{location_note(user_source())}; "
+        f"docs/numpy.md lists what is; to run NumPy's when the graph runs, write "
+        f"`ag.py_function(lambda a: a.{name}(...), x, out=ag.TensorSpec(shape, dtype))`")
+
+
 tracer_method("mT")(property(_matrix_transpose))
 tracer_method("itemsize")(property(lambda self: self.dtype.itemsize))
 tracer_method("nbytes")(property(lambda self: self.size * self.dtype.itemsize))
