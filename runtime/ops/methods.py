@@ -2,9 +2,9 @@
 
 Each is the NumPy function of the same name (ndarray's signature, as NumPy's
 methods have it), so it has that function's dtypes, errors and gradient:
-`x.take`, `x.round`, `x.astype(dtype, casting=...)`, `x.nonzero`, `x.searchsorted`, `x.swapaxes`, `x.mT`,
-and the static `x.itemsize`, `x.nbytes`. NumPy 2 has no `x.ptp()`, so neither
-does a traced value.
+`x.take`, `x.round`, `x.astype(dtype, casting=...)`, `x.nonzero`,
+`x.searchsorted`, `x.swapaxes`, `x.mT`, and the static `x.itemsize`,
+`x.nbytes`. NumPy 2 has no `x.ptp()`, so neither does a traced value.
 
 `x.item()` stages Python's number (`python_call`, see python_calls.py): an
 `int` for an integer array, a `float`, `bool` or `complex`, weak in the graph,
@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import TracingError
 from ..source import location_note, user_source
-from ..tracer_value import Tracer, tracer_method
+from ..tracer_value import tracer_method
 from .creation import astype as _astype
 from .python_calls import ITEM, python_call
 
@@ -113,4 +113,3 @@ def _missing(self, name):
 tracer_method("mT")(property(_matrix_transpose))
 tracer_method("itemsize")(property(lambda self: self.dtype.itemsize))
 tracer_method("nbytes")(property(lambda self: self.size * self.dtype.itemsize))
-assert Tracer.item is item
