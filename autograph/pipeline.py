@@ -10,6 +10,7 @@ from .converters import (
                          in_place_calls,
                          ifs,
                          index_tricks,
+                         item_reads,
                          lists,
                          logical,
                          print_assert,
@@ -44,6 +45,8 @@ PIPELINE = (
     ("fors", fors),
     # `np.r_[...]`/`np.c_[...]` become ag__ calls (NumPy's objects take no traced item).
     ("index_tricks", index_tricks),
+    # `TABLE[i]` with i traced becomes an ag__ call (a NumPy array takes no traced index).
+    ("item_reads", item_reads),
     # Last: every remaining call goes through converted_call.
     ("calls", calls),
 )

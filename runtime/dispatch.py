@@ -14,6 +14,8 @@ from .source import location_note, user_source
 
 ufunc_handlers: dict = {}
 array_function_handlers: dict = {}
+staged_elsewhere: dict = {}  # a NumPy callable NumPy does not dispatch -> what stages it
+#                              (autograph's converted code); read by tools/numpy_table.py
 out_writer = None  # (x, result, name, ufunc, other) -> x written; set by tracer_value.py
 concrete_out = None  # (ufunc, out, result, inputs) -> what `out op= traced` rebinds out to,
 #                      or None; set by autograph (a NumPy array cannot hold a traced value)
@@ -29,16 +31,25 @@ def implements(*numpy_functions):
     return register
 
 
-def unsupported(what: str) -> TracingError:
+def unsupported(what: str, way_out: str = "") -> TracingError:
     return TracingError(
-        f"{what} is not supported on traced values{location_note(user_source())}")
+        f"{what} is not supported on traced values{location_note(user_source())}{way_out}")
+
+
+def py_function_way_out(name: str) -> str:
+    """The way out of an unsupported function `name`: NumPy's own, run when the graph runs
+    (docs/numpy.md lists what is staged)."""
+    short = name.replace("numpy.", "np.", 1)
+    return (f"; to run NumPy's own when the graph runs, write "
+            f"`ag.py_function({short}, x, out=ag.TensorSpec(shape, dtype))` with the result's "
+            f"shape and dtype (docs/numpy.md lists what is staged)")
 
 
 def call_ufunc(ufunc, method, inputs, kwargs):
     handler = ufunc_handlers.get((ufunc, method))
     if handler is None:
-        suffix = "" if method == "__call__" else f".{method}"
-        raise unsupported(f"numpy.{ufunc.__name__}{suffix}")
+        name = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+        raise unsupported(name, py_function_way_out(name))
     out = kwargs.pop("out", None)
     result = _noted(f"numpy.{ufunc.__name__}", handler, ufunc, *_values(inputs), **kwargs)
     if out is None:
@@ -68,7 +79,7 @@ def _write_out(ufunc, out, result, inputs):
 def call_array_function(func, args, kwargs):
     handler = array_function_handlers.get(func)
     if handler is None:
-        raise unsupported(public_name(func))
+        raise unsupported(public_name(func), py_function_way_out(public_name(func)))
     values = _values(kwargs.values())
     if values is not kwargs.values():
         kwargs = dict(zip(kwargs, values))

@@ -510,7 +510,7 @@ def swaps_and_chains(x, i, j, n):
 
 def test_tuple_targets_and_chained_assignments_write_items():
     code = ag.to_code(ag.convert(swaps_and_chains))
-    assert "item, item_1 = (x[j], x[i])\n    x = ag__.setitem(x, i, item, 'x')" in code
+    assert "item, item_1 = (ag__.getitem(x, j), ag__.getitem(x, i))\n    x = ag__.setitem(x, i, item, 'x')" in code
     graph = ag.convert(swaps_and_chains)
     for args in [(np.arange(5.0), np.int64(0), np.int64(3), np.int64(2)),
                  (np.arange(5.0)[::-1].copy(), np.int64(1), np.int64(2), np.int64(3))]:

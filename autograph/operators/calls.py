@@ -27,6 +27,7 @@ from runtime.ops.staged_calls import staged_call
 from runtime.source import is_library_file
 
 from .array_likes import construct, with_arrays
+from .conversions import conversion_call
 from .effects import print_
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 from .exceptions import refuse_graph_failures
@@ -130,6 +131,9 @@ def converted_call(f, args, kwargs):
         return _Hooks.convert(f.__func__)(f.__self__, *args, **kwargs)
     if is_user_function(f):
         return _Hooks.convert(f)(*args, **kwargs)
+    converted = conversion_call(f, args, kwargs)  # `float(x)`, `math.sqrt(x)`, `np.float32(x)`
+    if converted is not NotImplemented:
+        return converted
     if isinstance(f, type):
         init = user_init(f)
         return f(*args, **kwargs) if init is None else _construct(f, init, args, kwargs)

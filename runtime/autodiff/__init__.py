@@ -24,6 +24,7 @@ from . import (  # noqa: F401  (fill the rule tables)
     rules_elementwise,
     rules_indexing,
     rules_linalg,
+    rules_methods,
     rules_np_linalg,
     rules_other,
     rules_random,

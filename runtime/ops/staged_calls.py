@@ -9,10 +9,19 @@ result, or `NotImplemented` to call `f` as it is. Outside a trace, nothing is st
 """
 from __future__ import annotations
 
+import numpy as np
+
+from .. import dispatch
 from ..tracer import current_builder
 from . import random, sizes
 
 HANDLERS = [random.staged, sizes.staged]
+
+dispatch.staged_elsewhere.update(  # for the support table, docs/numpy.md
+    {**{f: "runtime.ops.random" for f in (getattr(np.random, name, None)
+                                          for name in sorted(random.METHODS)) if callable(f)},
+     np.random.seed: "runtime.ops.random",
+     **dict.fromkeys(sizes.STAGED, "runtime.ops.sizes")})
 
 
 def staged_call(f, args, kwargs):

@@ -23,10 +23,6 @@ MODULES = ("hmm_forward", "viterbi", "gauss_seidel", "rk4", "golden_section", "l
            "moving_average", "cumtrapz", "horner", "histogram", "collatz", "matvec", "euler",
            "softmax", "logistic", "polyfit_normal", "line_search")
 
-# Why a check fails today (the engineer's area that builds it in parentheses).
-LOOKUP = ("a NumPy array made in the function read at a traced index (`counts[idx] += 1` reads "
-          "`counts[idx]` first) is refused (#13: a constant array indexed by a traced index)")
-
 
 def modules():
     """The program modules, imported."""

@@ -1,0 +1,75 @@
+"""Python and NumPy number conversions of traced values in converted code.
+
+    total = float(x.sum())      # a Python float eagerly; staged: python_call[fn='float']
+    k = int(t)                  # truncates toward zero; int(nan) raises ValueError
+    r = math.sqrt(s)            # Python's math.sqrt: ValueError for s < 0
+    h = np.float32(s)           # x.astype(np.float32), as NumPy converts a scalar
+
+Python checks that `float(x)` returns a float, so a traced value cannot answer
+it; `converted_call` asks `conversion_call` first, which stages the call
+(`runtime.ops.python_calls`) as the Python number eager code gets: weak in the
+graph (`f64[]~weak`, `i64[]~weak`), computing on with Python's result types.
+`getitem(table, i)` is converted code's `table[i]` with a traced index: a NumPy
+array (a lookup table the function closes over or builds) is read as a graph
+constant, so the read is staged with NumPy's indexing rules and errors.
+
+A NumPy scalar type (`np.float32(x)`, `np.int8(k)`) is NumPy's cast: `astype`
+of an array value (an int64 300 wraps to int8 44, as NumPy's does), and
+NumPy's conversion of a Python number (which raises `OverflowError`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import Tracer, current_builder, dispatch
+from runtime.abstract import AbstractValue
+from runtime.ops.python_calls import NAMES, python_call
+from runtime.ops.python_numbers import convert_weak
+
+from .array_likes import as_array, holds_traced
+
+_SCALAR_TYPES = frozenset(t for t in np.sctypeDict.values()
+                          if issubclass(t, np.generic) and np.dtype(t).kind in "biufc")
+dispatch.staged_elsewhere.update(
+    {**dict.fromkeys(_SCALAR_TYPES, "autograph.operators.conversions"),
+     **dict.fromkeys((np.array, np.asarray, np.asanyarray, np.ascontiguousarray),
+                     "autograph.operators.array_likes"),
+     np.isscalar: "autograph.operators.calls", np.errstate: "autograph.operators.calls"})
+
+
+def conversion_call(f, args: tuple, kwargs: dict):
+    """`f(*args, **kwargs)` staged where `f` converts a traced value to a number;
+    NotImplemented where it does not."""
+    if len(args) != 1 or kwargs or not isinstance(args[0], Tracer):
+        return NotImplemented
+    x = args[0]
+    name = NAMES.get(f)
+    if name is not None:
+        return python_call(name, x)
+    if f in _SCALAR_TYPES:
+        if x.aval.weak:  # a Python number: NumPy's own conversion (OverflowError)
+            return convert_weak(x, AbstractValue((), np.dtype(f)))
+        return x.astype(f)
+    return NotImplemented
+
+
+def getitem(value, key):
+    """`value[key]`; a NumPy array indexed by a traced value is read as a graph constant."""
+    if isinstance(value, (np.ndarray, np.generic)) and _traced(key):
+        builder = current_builder()
+        value = Tracer(builder, builder.const(np.asarray(value)))
+    if isinstance(value, Tracer):  # an index list holding traced values: an index array
+        key = tuple(map(_as_index, key)) if type(key) is tuple else _as_index(key)
+    return value[key]
+
+
+def _as_index(key):
+    return as_array(key) if type(key) is list and holds_traced(key) else key
+
+
+def _traced(key) -> bool:
+    if isinstance(key, Tracer):
+        return True
+    if type(key) in (tuple, list):
+        return any(map(_traced, key))
+    return isinstance(key, slice) and any(map(_traced, (key.start, key.stop, key.step)))
