@@ -8,6 +8,7 @@ float64, a Python int an int64), with equal values, or raise the same exception.
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 import pytest
@@ -212,3 +213,22 @@ def test_an_unsupported_method_names_the_line_and_the_way_out():
     assert "ag.py_function(lambda a: a.partition(...), x, out=" in message
     with pytest.raises(AttributeError, match="no attribute 'no_such'"):
         ag.convert(lambda x: x.no_such)(np.arange(3.0))
+
+
+# -- isinstance and type of traced values: what eager code holds there -------------------------------
+
+def type_checks(x, s):
+    return np.array([
+        isinstance(x, np.ndarray), type(x) is np.ndarray,
+        isinstance(x[0], float), type(x[0]) is np.float64, isinstance(x.sum(), np.floating),
+        isinstance(float(x[0]), float), isinstance(x.item(0), (int, float)),
+        isinstance(x[0], numbers.Number), isinstance(x.astype(np.float32)[0], float),
+        isinstance(s, np.ndarray), isinstance(int(x[1]), int), isinstance(x > 0, np.ndarray),
+    ])
+
+
+@pytest.mark.parametrize("s", [np.array(3.0), np.float64(3.0)], ids=["0-d array", "scalar"])
+def test_isinstance_and_type_answer_as_eagerly(s):
+    # once a silent difference: a Tracer is none of these types, so every check was False
+    x = np.array([1.0, 2.0])
+    np.testing.assert_array_equal(ag.convert(type_checks)(x, s), type_checks(x, s))

@@ -521,3 +521,50 @@ def test_tuple_targets_and_chained_assignments_write_items():
     x = [3, 1, 2]
     convert_function(swaps_and_chains)(x, 0, 2, 1)   # as Python: a list swapped in place
     assert x == [1, 2, 3]
+
+
+# -- a NumPy scalar or Python number written into an integer array: NumPy's checked cast ------------
+
+def sum_into_int8(x):
+    out = np.zeros(2, np.int8)
+    out[0] = x.sum()             # a NumPy scalar: NumPy raises where it does not fit
+    return out
+
+
+def max_into_int32(x):
+    out = np.zeros(2, np.int32)
+    out[1:] = x.max()
+    return out
+
+
+def int_into_int8(x, y):
+    y[0] = int(x[0])             # a Python int: OverflowError where it does not fit
+    return y
+
+
+def sum_into_uint8(x):
+    out = np.zeros(2, np.uint8)
+    out[0] = x.sum()             # NumPy wraps here (its own rule for unsigned targets)
+    return out
+
+
+@pytest.mark.parametrize("fn, args", [
+    (sum_into_int8, (np.array([600, 400]),)), (sum_into_int8, (np.array([6, 4]),)),
+    (max_into_int32, (np.array([np.nan, 1.0]),)), (max_into_int32, (np.array([np.inf, 1.0]),)),
+    (max_into_int32, (np.array([3.7, 1.0]),)),
+    (int_into_int8, (np.array([1000.0]), np.zeros(2, np.int8))),
+    (int_into_int8, (np.array([-7.9]), np.zeros(2, np.int8))),
+    (sum_into_uint8, (np.array([600, 400]),)),
+], ids=["int8-overflow", "int8", "nan", "inf", "truncates", "python-int", "python-int-fits",
+        "uint8-wraps"])
+def test_a_scalar_written_into_an_integer_array_is_cast_as_numpy_assigns_it(fn, args):
+    # once a silent wrong answer: the graph wrapped 1000 to -24 where NumPy raises
+    try:
+        expected = fn(*[a.copy() for a in args])
+    except (OverflowError, ValueError) as error:
+        with pytest.raises(type(error), match=str(error)):
+            ag.convert(fn)(*[a.copy() for a in args])
+        return
+    got = ag.convert(fn)(*[a.copy() for a in args])
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)

@@ -341,6 +341,7 @@ TESTED_ELSEWHERE = {
     "python_op": "tests/test_weak_types.py",
     "from_python": "tests/test_weak_types.py",
     "errstate": "tests/test_staged_exceptions.py",
+    "element_cast": "tests/test_item_writes.py",
 }
 
 

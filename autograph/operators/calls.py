@@ -27,7 +27,7 @@ from runtime.ops.staged_calls import staged_call
 from runtime.source import is_library_file
 
 from .array_likes import construct, with_arrays
-from .conversions import conversion_call
+from .conversions import conversion_call, type_query
 from .effects import print_
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 from .exceptions import refuse_graph_failures
@@ -108,6 +108,10 @@ def converted_call(f, args, kwargs):
     """`f(*args, **kwargs)`, with `f` converted where it is user code."""
     if f is print:
         return print_(*args, **kwargs)
+    if f is isinstance or f is type:
+        answer = type_query(f, args, kwargs)  # a traced value is what eager code would hold
+        if answer is not NotImplemented:
+            return answer
     if f is np.isscalar and len(args) == 1 and isinstance(args[0], Tracer):
         return traced_isscalar(args[0])  # NumPy does not dispatch it; the type answers
     staged = staged_call(f, args, kwargs)  # `np.random.rand(3)`, `np.zeros(k)` of a traced k

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import Tracer, current_builder, dispatch
-from runtime.abstract import AbstractValue
+from runtime.abstract import AbstractValue, python_type
 from runtime.ops.python_calls import NAMES, python_call
 from runtime.ops.python_numbers import convert_weak
 
@@ -35,6 +35,27 @@ dispatch.staged_elsewhere.update(
      **dict.fromkeys((np.array, np.asarray, np.asanyarray, np.ascontiguousarray),
                      "autograph.operators.array_likes"),
      np.isscalar: "autograph.operators.calls", np.errstate: "autograph.operators.calls"})
+
+
+def eager_type(x: Tracer) -> type:
+    """The type eager code has where the graph has the traced `x`: `np.ndarray` (also a
+    0-d array: an argument, a constant), a NumPy scalar type (`x.sum()`, `x[0]`, a
+    scalar argument) or a Python number's type (a weak value: `float(t)`, `x.item()`)."""
+    if x.ndim or x.node.id in x.builder.maybe_arrays:
+        return np.ndarray
+    return python_type(x.aval) if x.aval.weak else x.aval.dtype.type
+
+
+def type_query(f, args: tuple, kwargs: dict):
+    """`isinstance(x, classinfo)` and `type(x)` of a traced `x`, answered as eagerly from
+    its abstract value (a Tracer is none of those types); NotImplemented otherwise."""
+    if kwargs or not args or not isinstance(args[0], Tracer):
+        return NotImplemented
+    if f is isinstance and len(args) == 2:
+        return issubclass(eager_type(args[0]), args[1])
+    if f is type and len(args) == 1:
+        return eager_type(args[0])
+    return NotImplemented
 
 
 def conversion_call(f, args: tuple, kwargs: dict):

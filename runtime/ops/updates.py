@@ -87,11 +87,34 @@ def _last_write_kernel(xp, index):
 CUPY_OVERRIDES[index_update_p] = _last_write_kernel
 
 
+def _element_cast_kernel(xp, dtype):
+    def run(value):   # a Python number stays one; a 0-d array is read as NumPy's scalar
+        scalar = value if isinstance(value, (bool, int, float, complex)) else \
+            np.asarray(value.get() if hasattr(value, "get") else value)[()]
+        out = np.zeros(1, dtype)
+        out[0] = scalar   # NumPy's own element assignment, and its errors
+        return xp.asarray(out.reshape(()))
+    return run
+
+
+element_cast_p = primitives.define(
+    "element_cast", lambda x, dtype: AbstractValue((), dtype), _element_cast_kernel)
+primitives.vjp_rules[element_cast_p] = lambda ct, out, x, dtype: (None,)  # into ints only
+
+
 def _cast_value(x, value):
     """`value` as setitem writes it into x: NumPy's cast (and its errors) for a Python or
-    NumPy value, `astype` for a traced one."""
+    NumPy value, `astype` for a traced array. A traced Python number or NumPy scalar
+    written into an integer array is cast as NumPy assigns it when the graph runs
+    (`element_cast`: `OverflowError` for 1000 into int8, `ValueError` for NaN), not
+    wrapped as `astype` would."""
     if isinstance(value, Tracer):
-        return value if value.dtype == x.dtype else value.astype(x.dtype)
+        if value.dtype == x.dtype:
+            return value
+        if value.ndim == 0 and x.dtype.kind in "iu" and \
+                (value.aval.weak or value.node.id not in value.builder.maybe_arrays):
+            return bind(element_cast_p, value, dtype=np.dtype(x.dtype))
+        return value.astype(x.dtype)
     cast = np.empty(np.shape(value), x.dtype)
     cast[...] = value
     return cast
