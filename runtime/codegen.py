@@ -37,8 +37,9 @@ _serial = itertools.count()
 class CodeGen:
     """Builds the source of one Python function from a graph tree."""
 
-    def __init__(self, graph: Graph, backend, name: str, bound_inputs=()):
+    def __init__(self, graph: Graph, backend, name: str, bound_inputs=(), subgraph=False):
         self.backend = backend
+        self.subgraph = subgraph   # its 0-d results go on as they are, NumPy scalars too
         self.namer = Namer()
         self.globals: dict = {}
         self.lines: list[str] = []
@@ -55,7 +56,7 @@ class CodeGen:
 
     def compile_subgraph(self, graph: Graph):
         """The `run_graph` callback of higher-order kernels (a `call`): `graph` compiled."""
-        return compile_graph(graph, self.backend)
+        return compile_graph(graph, self.backend, subgraph=True)
 
     def ref(self, atom) -> str:
         if isinstance(atom, Literal):
@@ -154,7 +155,7 @@ class CodeGen:
             return f"{self.global_name(self.backend.xp.array, 'array')}({ref})"
         if atom.aval.weak:  # a Python number, as in eager code
             return ref
-        if atom.aval.ndim == 0:
+        if atom.aval.ndim == 0 and not self.subgraph:   # the caller gets an array
             return f"{self.global_name(self.backend.xp.asarray, 'asarray')}({ref})"
         return ref
 
@@ -176,16 +177,18 @@ def _deleted_reporter(graph_name, bound_inputs):
 _dead_sources: list[str] = []
 
 
-def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=()):
+def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=(), subgraph=False):
     """A Python function computing `graph` on `backend`.
 
     `output_expr(names, global_name)`, if given, returns the expression the
     function returns (to build nested outputs directly); by default a tuple.
     `bound_inputs` pairs inputs with weak references: the function does not
-    take them as arguments but dereferences them when it runs.
+    take them as arguments but dereferences them when it runs. A `subgraph` (run
+    by a higher-order kernel) returns its 0-d values as they are, where a graph
+    returns each as a 0-d array: a NumPy scalar stays one for the code after it.
     """
     name = "".join(c if c.isalnum() else "_" for c in graph.name) or "graph"
-    gen = CodeGen(graph, backend, name, bound_inputs)
+    gen = CodeGen(graph, backend, name, bound_inputs, subgraph)
     source = gen.function_source(output_expr)
     filename = f"<graph {graph.name} #{next(_serial)}>"
     _forget_dead_sources()

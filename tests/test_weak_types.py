@@ -439,3 +439,19 @@ def test_python_numbers_keep_pythons_own_rules_where_numpys_differ(fn, arg_sets)
     for args in arg_sets:
         assert_as_eager(fn, converted, *args)
     assert converted.trace_count == 1
+
+
+def complex_after_errstate(x):
+    q = 0j
+    with np.errstate(divide="ignore"):
+        s = x.sum()              # a NumPy scalar, made in a subgraph the graph runs
+    q = q + s                    # complex + np.float64: a Python complex
+    return np.complex64(1) * q   # complex64 (NEP 50), as eagerly
+
+
+def test_a_numpy_scalar_a_subgraph_returns_stays_one_when_the_graph_runs():
+    # once a silent difference: the subgraph returned a 0-d array, so q became complex128
+    x = np.array([1.0, 2.0, -1.5])
+    expected, got = complex_after_errstate(x), ag.convert(complex_after_errstate)(x)
+    assert got.dtype == expected.dtype == np.complex64
+    assert got == expected
