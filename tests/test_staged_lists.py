@@ -249,3 +249,20 @@ def test_max_of_arrays_is_refused_clearly():
         max_rows(np.int64(3))
     with pytest.raises(TracingError, match="max"):
         ag.convert(max_rows)(np.int64(3))
+
+
+def mixed_before_the_loop(n, k, x):
+    L = [x[0]]                       # float64...
+    L.append(np.minimum(k, n))       # ...and int64, before the loop stacks them
+    i = 0
+    while i < n:
+        i = i + 1
+        L.append(x[0])
+    return L
+
+
+def test_elements_of_different_dtypes_before_a_staged_loop_are_not_returned_promoted():
+    # once a silent difference: the int64 element came back as a float64
+    with pytest.raises(ag.PathTypeError, match="the graph returns list 'L', which holds "
+                                               "elements of different dtypes"):
+        ag.convert(mixed_before_the_loop)(np.int64(2), np.int64(-3), np.array([0.5, 2.0]))

@@ -370,10 +370,17 @@ def list_append(target, value):
 
 
 def stage_lists(state, names=None):
-    """Turns the Python lists of a loop's state into `TracedList`s, as the loop is staged."""
+    """Turns the Python lists of a loop's state into `TracedList`s, as the loop is staged
+    (elements of different dtypes before it are `mixed`: their stack promotes them)."""
     names = names or ("",) * len(state)
-    return type(state)(_stacked(v, ListFacts(name or None, may_be_empty=not v))
+    return type(state)(_stacked(v, ListFacts(name or None, may_be_empty=not v,
+                                             mixed=len(_dtypes(v)) > 1))
                        if type(v) is list else v for v, name in zip(state, names))
+
+
+def _dtypes(value: list) -> set:
+    """The dtypes `np.asarray` gives the elements of the Python list `value`."""
+    return {v.dtype if isinstance(v, Tracer) else np.asarray(v).dtype for v in value}
 
 
 def stage_list(value: list, name: str) -> TracedList:
@@ -390,8 +397,7 @@ def stage_list(value: list, name: str) -> TracedList:
             f"its elements ({', '.join(kinds)} of shapes "
             f"{', '.join(map(shape_text, sorted(shapes, key=str)))}) cannot be stacked; give it "
             f"the same length on every path, or hold numbers or arrays of one shape")
-    dtypes = {np.asarray(v).dtype if not isinstance(v, Tracer) else v.dtype for v in value}
-    return _stacked(value, ListFacts(name, may_be_empty=not value, mixed=len(dtypes) > 1))
+    return _stacked(value, ListFacts(name, may_be_empty=not value, mixed=len(_dtypes(value)) > 1))
 
 
 _ELEMENTS = (Tracer, np.ndarray, np.generic, bool, int, float, complex)
