@@ -299,10 +299,11 @@ def link_inputs(builder, outer: list, inner: list) -> None:
     """Records that the input Tracers `inner` of a staged block stand for `outer` ones.
 
     An input standing for a view of a value another input stands for (directly
-    or through other views), or for that very value, becomes a view of that
-    input, so that a write in the block reaches both; an outer view read in the block (`inner_version`)
-    is derived from the input its base stands for. The inputs so used are
-    noted (`builder.used_stand_ins`): a loop body must pass them on as themselves.
+    or through other views), or for that very value (`SAME`), becomes a view of
+    that input, so that a write in the block reaches both; an outer view read in
+    the block (`inner_version`) is derived from the input its base stands for.
+    The inputs so used are noted (`builder.used_stand_ins`): a loop body must
+    pass them on as themselves.
     """
     builder.stand_ins = {}
     for o, i in zip(outer, inner):
