@@ -266,3 +266,18 @@ def test_elements_of_different_dtypes_before_a_staged_loop_are_not_returned_prom
     with pytest.raises(ag.PathTypeError, match="the graph returns list 'L', which holds "
                                                "elements of different dtypes"):
         ag.convert(mixed_before_the_loop)(np.int64(2), np.int64(-3), np.array([0.5, 2.0]))
+
+
+def summed_in_order(x, n):
+    L = []
+    for i in range(n):
+        L.append(x[i % 3] * 1.1 + i * 0.37)
+    return sum(L)
+
+
+def test_sum_of_a_staged_list_adds_in_pythons_order():
+    # once a silent difference: NumPy's pairwise sum rounded otherwise (170.0 for 172.0)
+    x = np.array([1e16, 1.0, -1e16])
+    for n in (0, 3, 30):
+        expected = summed_in_order(x, np.int64(n))
+        assert ag.convert(summed_in_order)(x, np.int64(n)) == expected

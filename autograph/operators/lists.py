@@ -468,9 +468,15 @@ def _sum(target, start=0):
     if (target.facts.may_be_empty and stack.ndim != 1) or target.facts.dtypes:
         stack = target.eager_array("sum() of")  # eager: a number on the empty path
     if not target.facts.may_be_empty or stack.ndim != 1:
-        return start + np.sum(stack, axis=0)
-    return runtime.cond(dynamic_shape(stack)[0] > 0, lambda: start + np.sum(stack, axis=0),
+        return start + _in_order(stack)
+    return runtime.cond(dynamic_shape(stack)[0] > 0, lambda: start + _in_order(stack),
                         lambda: start)
+
+
+def _in_order(stack):
+    """The elements of `stack` added one after the other, as Python's `sum` adds them
+    (NumPy's `np.sum` adds pairwise, which rounds floats otherwise)."""
+    return np.cumsum(stack, axis=0)[-1]
 
 
 def _extreme(reduce, what):
