@@ -313,3 +313,34 @@ def test_a_loop_writing_an_array_whose_second_name_it_rebinds_is_refused(fn, nam
                                               rf"to another array for the next step \(at .*"
                                               rf"test_path_aliases.py:\d+ in {fn.__name__}\)"):
         ag.convert(fn)(np.ones(3), np.int64(2))
+
+
+def view_written_after_a_loop_that_may_return(k, x, p):
+    y = x * 0.5
+    w = y[::2]
+    for j0 in y:
+        if p < 0:
+            y[1:] -= y[:2]            # never runs (p is 0), but makes y the loop's state
+        elif np.all(np.abs(y) > 2.0):
+            return x
+    for j2 in y:
+        if p < 2:
+            if p < k:
+                pass
+            else:
+                w *= 2.0              # writes y, where the loop's y is the array from before
+        elif k >= 2:
+            y = x - y                 # never runs either
+    return y
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "#12, open: a silent class the last campaign found (2 programs of 16,000), minimized: "
+    "the write through `w` after the first loop is lost (graph [-1, 0.75, -0.5], eager "
+    "[-8, 0.75, -4]); it needs the loop's early return, y as the first loop's state and "
+    "y as (dead) state of the second"))
+def test_a_view_written_after_a_loop_that_may_return_reaches_its_base():
+    x = np.array([-2.0, 1.5, -1.0])
+    got = ag.convert(view_written_after_a_loop_that_may_return)(np.int64(-1), x.copy(), 0)
+    np.testing.assert_array_equal(got, view_written_after_a_loop_that_may_return(
+        np.int64(-1), x.copy(), 0))
