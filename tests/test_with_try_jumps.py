@@ -269,3 +269,23 @@ def test_exception_out_of_converted_control_flow_is_refused(fn, construct, line)
 def test_to_code_threads_the_flag_through_the_with_body():
     code = ag.to_code(ag.convert(return_in_with_if))
     assert "retval_, do_return = ag__.if_stmt(x > 0" in code
+
+
+def loop_in_try_that_may_not_run(x, n):
+    total = 0.0
+    try:
+        for i in range(n):       # staged; `i` stays unbound where it runs no trip
+            total = total + x[1]
+    except ValueError:
+        total = -1.0
+    return total                 # `i` is never read
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "#12, open: found in the final review. A staged loop inside `try` that runs no trip "
+    "raises UnboundLocalError for its loop variable when the graph runs, though nothing "
+    "reads it (the handler's state lists it); eager returns 0.0"))
+def test_a_loop_in_try_that_runs_no_trip_leaves_its_variable_unread():
+    x = np.array([1.0, 2.0, 3.0])
+    assert ag.convert(loop_in_try_that_may_not_run)(x, np.int64(0)) == \
+        loop_in_try_that_may_not_run(x, np.int64(0))

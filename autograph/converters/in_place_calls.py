@@ -21,7 +21,6 @@ from ..pyct.transformer import StatementTransformer
 from .writes import local_names
 
 
-
 def _constant(value):
     return gast.Constant(value=value, kind=None)
 
