@@ -144,8 +144,8 @@ class Tracer:
             axes = axes[0]
         return np.transpose(self, axes or None)
 
-    def copy(self):
-        return np.copy(self)
+    def copy(self, order="C"):
+        return np.copy(self, order=order)
 
     def ravel(self):
         return np.ravel(self)

@@ -98,6 +98,24 @@ def test_array_and_asarray_of_traced_values():
     same_as_eager(lambda x: np.array([x[0, 0], float(x[1, 1])]), x)
 
 
+def test_contiguous_and_fortran_arrays_of_traced_values():
+    x = np.arange(6.0).reshape(2, 3)
+    same_as_eager(lambda x: np.ascontiguousarray(x.T).sum(axis=1), x)
+    same_as_eager(lambda x: np.asfortranarray(x, dtype=np.float32)[0], x)
+    same_as_eager(lambda x: np.ascontiguousarray(x[0, 0]), x)       # at least 1-d, as NumPy
+    same_as_eager(lambda x: np.asfortranarray([x[0, 0], 1.0]), x)
+
+
+def test_a_write_to_an_array_that_may_be_its_argument_is_refused():
+    def fill_first(x):
+        a = np.ascontiguousarray(x)   # x itself where x is contiguous, a copy otherwise
+        a[0] = 7.0
+        return x
+
+    with pytest.raises(ag.TracingError, match="'a' is written"):
+        ag.convert(fill_first)(np.ones(3))
+
+
 def test_item_in_converted_code():
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     same_as_eager(lambda x: x.item(4) * x, x)

@@ -342,6 +342,8 @@ TESTED_ELSEWHERE = {
     "from_python": "tests/test_weak_types.py",
     "errstate": "tests/test_staged_exceptions.py",
     "element_cast": "tests/test_item_writes.py",
+    "overlap_sources": "tests/test_item_writes.py",
+    "as_layout": "tests/test_conversions.py",
 }
 
 

@@ -281,10 +281,6 @@ def loop_in_try_that_may_not_run(x, n):
     return total                 # `i` is never read
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "#12, open: found in the final review. A staged loop inside `try` that runs no trip "
-    "raises UnboundLocalError for its loop variable when the graph runs, though nothing "
-    "reads it (the handler's state lists it); eager returns 0.0"))
 def test_a_loop_in_try_that_runs_no_trip_leaves_its_variable_unread():
     x = np.array([1.0, 2.0, 3.0])
     assert ag.convert(loop_in_try_that_may_not_run)(x, np.int64(0)) == \

@@ -52,6 +52,15 @@ def _may_catch_ours(handler) -> bool:
     return False
 
 
+def _read_after_an_exception(node) -> frozenset:
+    """The names read, before being rebound, once an exception leaves the body of `node`."""
+    live = anno.getanno(node, anno.Static.LIVE_OUT, frozenset())
+    for block in [h.body for h in node.handlers] + [node.finalbody]:
+        if block:
+            live |= anno.getanno(block[0], anno.Static.LIVE_IN, frozenset())
+    return live
+
+
 class _Tries(StatementTransformer):
     def __init__(self, ctx, outer):
         self.ctx = ctx
@@ -87,10 +96,11 @@ class _Tries(StatementTransformer):
         return handler.name.id
 
     def _state(self, node):
+        """The names the body may rebind that a handler, `finally` or later code reads."""
         if not becomes_control_flow(node.body):
             return []
         modified = activity(node.body).modified - set(self.outer)
-        return sorted(modified)
+        return sorted(modified & _read_after_an_exception(node))
 
     def _caught(self, node, error, state):
         defined = anno.getanno(node, anno.Static.DEFINED_IN, frozenset())
@@ -104,5 +114,5 @@ class _Tries(StatementTransformer):
 
 
 def transform(node, ctx):
-    analyze(node, gast.Try, liveness=False)
+    analyze(node, gast.Try)
     return _Tries(ctx, _state.declared_outer(node)).visit(node)

@@ -11,9 +11,10 @@ function again with each such list (nested lists too) built into a traced array
 as `np.array` builds it: the values stacked, Python numbers as NumPy's array
 creation types them (`1` as int64, not weakly).
 
-`np.array`, `np.asarray`, `np.asanyarray` and `np.ascontiguousarray`, which NumPy
-does not dispatch at all, build such a list the same way, and take a traced
-array as it is (`np.array` copies it, so that a write to one leaves the other).
+`np.array`, `np.asarray`, `np.asanyarray`, `np.ascontiguousarray` and
+`np.asfortranarray`, which NumPy does not dispatch at all, build such a list the
+same way, and take a traced array as it is (`np.array` copies it, so that a
+write to one leaves the other; the last two may copy it, `as_layout`).
 
 `np.r_[...]` and `np.c_[...]` are objects whose `__getitem__` makes arrays of
 their items with `np.array`: the converter rewrites such a read into
@@ -28,6 +29,7 @@ from runtime import Tracer
 from runtime.abstract import AbstractValue
 from runtime.ops.building import index_concatenate
 from runtime.ops.python_numbers import convert_weak
+from runtime.ops.shape_ops import as_layout
 
 
 def holds_traced(value) -> bool:
@@ -58,7 +60,8 @@ def with_arrays(args: tuple, kwargs: dict):
 
 
 _CONSTRUCTORS = {np.array: True, np.asarray: False, np.asanyarray: False,
-                 np.ascontiguousarray: False}   # -> whether it copies a traced array
+                 np.ascontiguousarray: "C", np.asfortranarray: "F"}
+"""-> whether it copies a traced array (True), returns it (False), or lays it out so."""
 
 
 def construct(f, args: tuple, kwargs: dict):
@@ -72,10 +75,11 @@ def construct(f, args: tuple, kwargs: dict):
         value = as_array(value)
     elif isinstance(value, Tracer):
         value = _strong(value)
-        value = np.copy(value) if copies and value is args[0] else value
+        value = np.copy(value) if copies is True and value is args[0] else value
     else:
         return NotImplemented
-    return value if dtype is None or np.dtype(dtype) == value.dtype else value.astype(dtype)
+    value = value if dtype is None or np.dtype(dtype) == value.dtype else value.astype(dtype)
+    return as_layout(value, copies) if isinstance(copies, str) else value
 
 
 _INDEX_TRICKS = (type(np.r_), type(np.c_))

@@ -32,7 +32,8 @@ _SCALAR_TYPES = frozenset(t for t in np.sctypeDict.values()
                           if issubclass(t, np.generic) and np.dtype(t).kind in "biufc")
 dispatch.staged_elsewhere.update(
     {**dict.fromkeys(_SCALAR_TYPES, "autograph.operators.conversions"),
-     **dict.fromkeys((np.array, np.asarray, np.asanyarray, np.ascontiguousarray),
+     **dict.fromkeys((np.array, np.asarray, np.asanyarray, np.ascontiguousarray,
+                      np.asfortranarray),
                      "autograph.operators.array_likes"),
      np.isscalar: "autograph.operators.calls", np.errstate: "autograph.operators.calls"})
 

@@ -21,6 +21,7 @@ from . import (  # noqa: F401
     nan_reductions,
     np_linalg,
     np_linalg_composed,
+    overlaps,
     py_function,
     python_calls,
     python_numbers,

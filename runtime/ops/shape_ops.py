@@ -144,7 +144,11 @@ expand_dims_p = primitives.define(
 broadcast_to_p = primitives.define(
     "broadcast_to", _broadcast_to_rule,
     lambda xp, shape: functools.partial(xp.broadcast_to, shape=shape), views=True)
-copy_p = primitives.define("copy", _same, lambda xp: xp.copy)
+as_layout_p = primitives.define(  # x itself where x is laid out so already: a view
+    "as_layout", _same,  # that may or may not share memory, so writes to it are refused
+    lambda xp, order: xp.ascontiguousarray if order == "C" else xp.asfortranarray, views=True)
+copy_p = primitives.define(  # the order lays the copy out as NumPy does (`x.copy()` is "C")
+    "copy", _same, lambda xp, order="K": functools.partial(xp.copy, order=order))
 
 
 # -- how each view is derived from its base and written back into it (runtime.views) --
@@ -260,7 +264,17 @@ def _broadcast_to(array, shape, subok=False):
 
 @implements(np.copy)
 def _copy(a, order="K", subok=False):
-    return bind(copy_p, operand(a))
+    if order not in ("K", "A", "C", "F"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return bind(copy_p, operand(a), order=order)
+
+
+def as_layout(a, order: str):
+    """`np.ascontiguousarray(a)` ("C") or `np.asfortranarray(a)` ("F") of a traced a: a
+    itself where it is laid out so already, else a copy; at least 1-d. Which one is known
+    only when the graph runs, so a write to either is refused (`runtime.views`)."""
+    a = operand(a)
+    return bind(as_layout_p, a.reshape(1) if a.ndim == 0 else a, order=order)
 
 
 # -- clip --------------------------------------------------------------------

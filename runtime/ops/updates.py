@@ -34,6 +34,7 @@ from ..abstract import AbstractValue
 from ..tracer import Tracer, bind, read_if_variable
 from ..tracer_value import tracer_method, write_in_place
 from .indexing import Dyn, _fill, _kind, _template, getitem_p, getitem_shape
+from .overlaps import value_as_written
 from .shape_ops import fmt_shape
 
 
@@ -125,8 +126,8 @@ def index_update(x, index, value):
     index = tuple(map(read_if_variable, index)) if isinstance(index, tuple) \
         else read_if_variable(index)
     template, operands = _template(index)
-    return bind(index_update_p, x, _cast_value(x, read_if_variable(value)), *operands,
-                index=template)
+    value = value_as_written(x, template, operands, read_if_variable(value))
+    return bind(index_update_p, x, _cast_value(x, value), *operands, index=template)
 
 
 def _getitem_view(x, *operands, index):
