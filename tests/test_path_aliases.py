@@ -334,11 +334,6 @@ def view_written_after_a_loop_that_may_return(k, x, p):
     return y
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "#12, open: a silent class the last campaign found (2 programs of 16,000), minimized: "
-    "the write through `w` after the first loop is lost (graph [-1, 0.75, -0.5], eager "
-    "[-8, 0.75, -4]); it needs the loop's early return, y as the first loop's state and "
-    "y as (dead) state of the second"))
 def test_a_view_written_after_a_loop_that_may_return_reaches_its_base():
     x = np.array([-2.0, 1.5, -1.0])
     got = ag.convert(view_written_after_a_loop_that_may_return)(np.int64(-1), x.copy(), 0)

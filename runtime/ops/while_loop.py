@@ -140,8 +140,8 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=No
     results = write_through(inputs, finals, results, passed)
     always, fresh, unfollowed = path_aliases.loop_aliases(results, leaves, body, carried,
                                                           kept, builder)
-    for i in always:
-        path_aliases.link(results[i], leaves[i], lambda: np.True_)
+    for i in always:   # passed on as it is on every trip: the very array from before
+        results[i] = leaves[i]
     cond_consts = [outer for outer, _ in cond.builder.captures]
     for i in fresh:   # the array from before the loop where it runs no trip
         path_aliases.link(results[i], leaves[i], lambda: np.logical_not(builder.add_eqn(
