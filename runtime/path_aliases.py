@@ -152,10 +152,10 @@ def loop_aliases(results: list, initial: list, body, carried: list, kept: list,
                  builder) -> tuple:
     """The carried leaves `i` whose loop result may be the array `initial[i]` from before
     the loop, by kind: `always` (the body passes it on as it is: the result is that
-    array itself), `fresh` (the body
-    binds a new array on every trip: the result is the old array where the loop runs
-    no trip) and `unfollowed` (a view of it, or an array from outside the loop). Those
-    the body keeps on some trips only (`kept`, from `kept_in_some_trips`) are none of them."""
+    array itself), `fresh` (the body binds a new array on every trip: the result is
+    the old array where the loop runs no trip) and `unfollowed` (a view of it, or an
+    array from outside the loop). Those the body keeps on some trips only (`kept`,
+    from `kept_in_some_trips`) are none of them."""
     always, fresh, unfollowed = [], [], []
     for slot, i in enumerate(carried):
         result, base, out = results[i], initial[i], body.out_leaves[i]
