@@ -9,6 +9,8 @@ silently becomes a constant.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .errors import TracingError, add_note_once
 from .source import location_note, user_source
 
@@ -20,13 +22,17 @@ out_writer = None  # (x, result, name, ufunc, other) -> x written; set by tracer
 concrete_out = None  # (ufunc, out, result, inputs) -> what `out op= traced` rebinds out to,
 #                      or None; set by autograph (a NumPy array cannot hold a traced value)
 is_traced = None   # set by tracer_value.py: isinstance(x, Tracer)
+writes_out: set = set()  # NumPy functions (not ufuncs) whose `out=` a traced call writes
 
 
-def implements(*numpy_functions):
-    """Registers the decorated function as the traced version of each NumPy function."""
+def implements(*numpy_functions, out: bool = False):
+    """Registers the decorated function as the traced version of each NumPy function;
+    with `out`, a traced `out=` argument is written with the result (`check_out`)."""
     def register(handler):
         for func in numpy_functions:
             array_function_handlers[func] = handler
+        if out:
+            writes_out.update(numpy_functions)
         return handler
     return register
 
@@ -78,12 +84,59 @@ def _write_out(ufunc, out, result, inputs):
 
 def call_array_function(func, args, kwargs):
     handler = array_function_handlers.get(func)
+    name = public_name(func)
     if handler is None:
-        raise unsupported(public_name(func), py_function_way_out(public_name(func)))
+        raise unsupported(name, py_function_way_out(name))
     values = _values(kwargs.values())
-    if values is not kwargs.values():
+    if values is not kwargs.values() or func in writes_out and "out" in kwargs:
         kwargs = dict(zip(kwargs, values))
-    return _noted(public_name(func), handler, *_values(args), **kwargs)
+    args = _values(args)
+    out = kwargs.pop("out", None) if func in writes_out else None
+    result = _noted(name, handler, *args, **kwargs)
+    if out is None:
+        return result
+    if not hasattr(out, "shape"):
+        raise TypeError("return arrays must be of ArrayType")  # as NumPy says
+    if not is_traced(out):
+        raise unsupported(f"{name}(..., out=...) with an out that is not a traced array")
+    _noted(name, check_out, func, out, result, args, kwargs)
+    return out_writer(out, result, name)
+
+
+def check_out(func, out, result, args, kwargs) -> None:
+    """Raises NumPy's own error where `func(*args, out=out, **kwargs)` fails (probed on
+    ones, where every dimension is known), and refuses an `out` of another dtype than
+    the result: NumPy casts into it in chunks of its buffer (a float64 sum into a
+    float32 `out` is neither the sum cast nor a float32 sum), which a graph does not follow."""
+    if not any(None in x.shape for x in _traced_in((*args, *kwargs.values(), out, result))):
+        with np.errstate(all="ignore"):
+            func(*map(_ones, args), **{k: _ones(v) for k, v in kwargs.items()}, out=_ones(out))
+    elif any(a is not None and b is not None and a != b
+             for a, b in zip(out.shape, result.shape)) or len(out.shape) != len(result.shape):
+        raise ValueError(f"output array of shape {out.shape} does not fit {public_name(func)}'s "
+                         f"result of shape {result.shape}")
+    if out.dtype != result.dtype:
+        raise unsupported(
+            f"{public_name(func)}(..., out=...) with an out of dtype {out.dtype} for a result "
+            f"of dtype {result.dtype} (NumPy casts into it chunk by chunk)",
+            f"; pass `dtype={out.dtype}` where the function takes it, or write "
+            f"`out[...] = {public_name(func).replace('numpy.', 'np.', 1)}(...)` to cast the "
+            f"whole result")
+
+
+def _traced_in(values) -> list:
+    """The traced values among `values`, also in lists and tuples."""
+    found = []
+    for x in values:
+        found += _traced_in(x) if type(x) in (list, tuple) else [x] if is_traced(x) else []
+    return found
+
+
+def _ones(x):
+    """x with each traced value (also in lists and tuples) replaced by ones of its type."""
+    if type(x) in (list, tuple):
+        return type(x)(map(_ones, x))
+    return np.ones(x.shape, x.dtype) if is_traced(x) else x
 
 
 def _values(operands):

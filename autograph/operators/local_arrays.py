@@ -25,6 +25,7 @@ from runtime.tracer_value import Tracer
 from runtime import current_builder
 
 from .aliases import alias_error
+from .array_likes import holds_traced
 from .calls import converted_call
 from .in_place import shares_memory, user_frame, user_locals
 
@@ -73,21 +74,30 @@ def method_in_place(target, method: str, args: tuple, kwargs: dict, label: str):
 
 def out_call(function, args: tuple, kwargs: dict, label: str):
     """`function(*args, out=t, ...)` as a statement: what `t` is bound to afterwards. A
-    ufunc writing a traced result into a NumPy array gives it, as NumPy writes it."""
+    ufunc, or a function with `out=` (`np.sum`, `runtime.dispatch.check_out`), writing a
+    traced result into a NumPy array gives it, as NumPy writes it."""
     out = kwargs["out"]
-    if type(out) is np.ndarray and isinstance(function, np.ufunc) and _traced(args, kwargs):
+    ufunc = isinstance(function, np.ufunc)
+    if type(out) is np.ndarray and (ufunc or function in runtime.dispatch.writes_out) \
+            and _traced(args, kwargs):
         if not out.flags.writeable:
             raise ValueError("output array is read-only")
-        _check_alone(out, label, f"{function.__name__}(..., out={label})", user_locals())
+        name = getattr(function, "__name__", "call")
+        _check_alone(out, label, f"{name}(..., out={label})", user_locals())
         rest = {k: v for k, v in kwargs.items() if k != "out"}
-        _check_like_numpy(function, out, args)
-        return _as_out(converted_call(function, args, rest), out)
+        if ufunc:
+            _check_like_numpy(function, out, args)
+        result = converted_call(function, args, rest)
+        if not ufunc:
+            runtime.dispatch.check_out(function, out, result, args, rest)
+        return _as_out(result, out)
     converted_call(function, args, kwargs)
     return out
 
 
 def _traced(args, kwargs) -> bool:
-    return any(isinstance(x, Tracer) for x in (*args, *kwargs.values()))
+    """Whether a value of the call is traced (also in a list or tuple of them)."""
+    return any(isinstance(x, Tracer) or holds_traced(x) for x in (*args, *kwargs.values()))
 
 
 def _check_like_numpy(ufunc, out, inputs) -> None:

@@ -32,7 +32,7 @@ round_p = primitives.define(
     "round", _round_rule, lambda xp, decimals=0: lambda x: xp.round(x, decimals))
 
 
-@implements(np.round, np.around)
+@implements(np.round, np.around, out=True)
 def _round(a, decimals=0, out=None):
     reject({"out": out}, "numpy.round")
     return bind(round_p, operand(a), decimals=int(decimals))

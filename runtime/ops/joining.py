@@ -123,7 +123,7 @@ def _join(prim, arrays, axis, extra, out, dtype, casting):
     return bind(prim, *arrays, **params)
 
 
-@implements(np.concatenate)
+@implements(np.concatenate, out=True)
 def _concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     return _join(concatenate_p, arrays, axis, 0, out, dtype, casting)
 

@@ -193,7 +193,7 @@ def _matmul(ufunc, a, b, dtype=None, casting="same_kind", **kwargs):
 ufunc_handlers[(np.matmul, "__call__")] = _matmul
 
 
-@implements(np.dot)
+@implements(np.dot, out=True)
 def _dot(a, b, out=None):
     reject({"out": out}, "numpy.dot")
     return bind(dot_p, operand(a), operand(b))
@@ -204,7 +204,7 @@ def _inner(a, b):
     return bind(inner_p, operand(a), operand(b))
 
 
-@implements(np.outer)
+@implements(np.outer, out=True)
 def _outer(a, b, out=None):
     reject({"out": out}, "numpy.outer")
     return bind(outer_p, operand(a), operand(b))

@@ -65,10 +65,10 @@ def _identity_scan(name, scan, identity):
     return handler
 
 
-implements(np.nansum)(_identity_reduction("nansum", np.sum, 0))
-implements(np.nanprod)(_identity_reduction("nanprod", np.prod, 1))
-implements(np.nancumsum)(_identity_scan("nancumsum", np.cumsum, 0))
-implements(np.nancumprod)(_identity_scan("nancumprod", np.cumprod, 1))
+implements(np.nansum, out=True)(_identity_reduction("nansum", np.sum, 0))
+implements(np.nanprod, out=True)(_identity_reduction("nanprod", np.prod, 1))
+implements(np.nancumsum, out=True)(_identity_scan("nancumsum", np.cumsum, 0))
+implements(np.nancumprod, out=True)(_identity_scan("nancumprod", np.cumprod, 1))
 
 
 # -- mean, var, std -----------------------------------------------------------------
@@ -77,7 +77,7 @@ def _divide(total, count):
     return np.astype(np.true_divide(total, count), total.dtype)
 
 
-@implements(np.nanmean)
+@implements(np.nanmean, out=True)
 def _nanmean(a, axis=None, dtype=None, out=None, keepdims=np._NoValue, *, where=np._NoValue):
     _check("numpy.nanmean", out, where)
     a = operand(a)
@@ -90,7 +90,7 @@ def _nanmean(a, axis=None, dtype=None, out=None, keepdims=np._NoValue, *, where=
     return _divide(total, count)
 
 
-@implements(np.nanvar)
+@implements(np.nanvar, out=True)
 def _nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=np._NoValue, *,
             where=np._NoValue, mean=np._NoValue, correction=np._NoValue):
     _check("numpy.nanvar", out, where)
@@ -118,7 +118,7 @@ def _nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=np._NoValue, *,
     return np.where(dof <= 0, np.nan, _divide(total, dof)).astype(total.dtype)
 
 
-@implements(np.nanstd)
+@implements(np.nanstd, out=True)
 def _nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=np._NoValue, *,
             where=np._NoValue, mean=np._NoValue, correction=np._NoValue):
     return np.sqrt(_nanvar(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
@@ -141,8 +141,8 @@ def _extremum(name, reduce, fill):
     return handler
 
 
-implements(np.nanmin)(_extremum("nanmin", np.min, np.inf))
-implements(np.nanmax)(_extremum("nanmax", np.max, -np.inf))
+implements(np.nanmin, out=True)(_extremum("nanmin", np.min, np.inf))
+implements(np.nanmax, out=True)(_extremum("nanmax", np.max, -np.inf))
 
 
 def _arg_rule(name):
@@ -179,8 +179,8 @@ def _arg_extremum(prim, arg):
     return handler
 
 
-implements(np.nanargmin)(_arg_extremum(nanargmin_p, np.argmin))
-implements(np.nanargmax)(_arg_extremum(nanargmax_p, np.argmax))
+implements(np.nanargmin, out=True)(_arg_extremum(nanargmin_p, np.argmin))
+implements(np.nanargmax, out=True)(_arg_extremum(nanargmax_p, np.argmax))
 
 
 # -- median, quantile, percentile ----------------------------------------------------
@@ -223,7 +223,7 @@ def _nan_order_statistic(a, axis, keepdims, qv, q, numpy_fn, median):
     return restore_dims(np.astype(result, dtype), axes, keepdims, q_nd)
 
 
-@implements(np.nanmedian)
+@implements(np.nanmedian, out=True)
 def _nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=np._NoValue):
     reject({"out": out}, "numpy.nanmedian")
     a = operand(a)
@@ -252,6 +252,6 @@ def _nan_quantile(name, scale, numpy_fn, plain):
     return handler
 
 
-implements(np.nanquantile)(_nan_quantile("nanquantile", 1, np.nanquantile, np.quantile))
-implements(np.nanpercentile)(_nan_quantile("nanpercentile", 100, np.nanpercentile,
+implements(np.nanquantile, out=True)(_nan_quantile("nanquantile", 1, np.nanquantile, np.quantile))
+implements(np.nanpercentile, out=True)(_nan_quantile("nanpercentile", 100, np.nanpercentile,
                                            np.percentile))

@@ -158,31 +158,31 @@ def _scan(name):
     return handler
 
 
-@implements(np.mean)
+@implements(np.mean, out=True)
 def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     _check("numpy.mean", where, out=out)
     return _reduce("mean", a, axis, keepdims, dtype)
 
 
-implements(np.sum)(_with_dtype("sum"))
-implements(np.prod)(_with_dtype("prod"))
-implements(np.max, np.amax)(_without_dtype("max"))
-implements(np.min, np.amin)(_without_dtype("min"))
-implements(np.std)(_statistic("std"))
-implements(np.var)(_statistic("var"))
-implements(np.argmax)(_arg("argmax"))
-implements(np.argmin)(_arg("argmin"))
-implements(np.cumsum)(_scan("cumsum"))
-implements(np.cumprod)(_scan("cumprod"))
+implements(np.sum, out=True)(_with_dtype("sum"))
+implements(np.prod, out=True)(_with_dtype("prod"))
+implements(np.max, np.amax, out=True)(_without_dtype("max"))
+implements(np.min, np.amin, out=True)(_without_dtype("min"))
+implements(np.std, out=True)(_statistic("std"))
+implements(np.var, out=True)(_statistic("var"))
+implements(np.argmax, out=True)(_arg("argmax"))
+implements(np.argmin, out=True)(_arg("argmin"))
+implements(np.cumsum, out=True)(_scan("cumsum"))
+implements(np.cumprod, out=True)(_scan("cumprod"))
 
 
-@implements(np.any)
+@implements(np.any, out=True)
 def _any(a, axis=None, out=None, keepdims=False, *, where=True):
     _check("numpy.any", where, out=out)
     return _reduce("any", a, axis, keepdims)
 
 
-@implements(np.all)
+@implements(np.all, out=True)
 def _all(a, axis=None, out=None, keepdims=False, *, where=True):
     _check("numpy.all", where, out=out)
     return _reduce("all", a, axis, keepdims)

@@ -298,7 +298,7 @@ def _clip_kernel(xp, bounds="both"):
 clip_p = primitives.define("clip", _clip_rule, _clip_kernel)
 
 
-@implements(np.clip)
+@implements(np.clip, out=True)
 def _clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *,
           min=np._NoValue, max=np._NoValue, **kwargs):  # noqa: A002  (NumPy's names)
     reject({"out": out, **kwargs}, "numpy.clip")

@@ -140,7 +140,7 @@ def _check_method(method, interpolation, name):
         raise unsupported(f"numpy.{name}(..., method={method!r})")
 
 
-@implements(np.quantile)
+@implements(np.quantile, out=True)
 def _np_quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                  keepdims=False, *, weights=None, interpolation=None):
     reject({"out": out, "weights": weights}, "numpy.quantile")
@@ -152,7 +152,7 @@ def _np_quantile(a, q, axis=None, out=None, overwrite_input=False, method="linea
     return _quantile(a, q, qv, axis, keepdims, np.quantile, method)
 
 
-@implements(np.percentile)
+@implements(np.percentile, out=True)
 def _np_percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                    keepdims=False, *, weights=None, interpolation=None):
     reject({"out": out, "weights": weights}, "numpy.percentile")
@@ -165,7 +165,7 @@ def _np_percentile(a, q, axis=None, out=None, overwrite_input=False, method="lin
 
 
 # -- median --------------------------------------------------------------------------
-@implements(np.median)
+@implements(np.median, out=True)
 def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     reject({"out": out}, "numpy.median")
     flat, axes = reduce_last(a, axis)
