@@ -67,6 +67,47 @@ def test_math_functions(fn, s):
     same_as_eager(lambda s: fn(s) * math.pi, s)
 
 
+MATH2 = [math.atan2, math.hypot, math.pow, math.copysign, math.fmod, math.remainder, math.log]
+SECOND = [np.float64(2.0), 0.5, np.int64(-3), np.float32(0.0)]
+
+
+@pytest.mark.parametrize("t", SECOND, ids=_ids(SECOND))
+@pytest.mark.parametrize("s", NUMBERS, ids=_ids(NUMBERS))
+@pytest.mark.parametrize("fn", MATH2, ids=lambda f: f.__name__)
+def test_math_functions_of_two_numbers(fn, s, t):
+    """`math.atan2(s, t)`, `math.log(s, base)`: Python's own, traced or not on either side
+    (`math.fmod(s, 0.0)` and `math.log(s, 1)` raise as Python does)."""
+    same_as_eager(lambda s, t: fn(s, t), s, t)
+    same_as_eager(lambda s: fn(2.5, s) + 1, s)
+
+
+def test_gcd_and_ldexp_of_integers():
+    same_as_eager(lambda a, b: math.gcd(a, b) * 2, np.int64(12), np.int64(-18))
+    same_as_eager(lambda x, e: math.ldexp(x, e), np.float64(0.75), np.int64(4))
+
+
+ROUNDED = [F32, F64, I64, np.float64(2.675), np.float64(0.5), np.float64(1.5),
+           np.float64("nan"), np.float64("inf"), np.float64(1e300), np.int64(25)]
+
+
+@pytest.mark.parametrize("s", ROUNDED, ids=_ids(ROUNDED))
+def test_round_as_python_rounds(s):
+    """`round(s)` is a Python int (half to even, never wrapped; nan a ValueError, inf an
+    OverflowError);
+    `round(s, 2)` NumPy's `np.round` of a NumPy scalar, Python's digits of a Python float
+    (`round(2.675, 2)` is 2.67 from Python, 2.68 from NumPy)."""
+    assert isinstance(same_as_eager(lambda s: round(s) % 1000, s), (int, Exception))
+    same_as_eager(lambda s: round(s) // 3 % 1000 - 1, s)
+    same_as_eager(lambda s: round(s, 2), s)
+    same_as_eager(lambda s: round(float(s), 2), s)
+    same_as_eager(lambda s: round(s, -1), s)
+
+
+def test_round_of_an_array_is_numpys_type_error():
+    with pytest.raises(TypeError, match="ndarray doesn't define __round__"):
+        ag.convert(lambda x: round(x))(np.arange(3.0))
+
+
 def test_math_floor_is_an_int_and_int_never_wraps():
     assert same_as_eager(lambda s: math.floor(s), F32) == 2
     assert same_as_eager(lambda s: int(s) // 2, np.float64(-7.5)) == -4

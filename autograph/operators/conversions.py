@@ -62,12 +62,14 @@ def type_query(f, args: tuple, kwargs: dict):
 def conversion_call(f, args: tuple, kwargs: dict):
     """`f(*args, **kwargs)` staged where `f` converts a traced value to a number;
     NotImplemented where it does not."""
-    if len(args) != 1 or kwargs or not isinstance(args[0], Tracer):
+    if kwargs or not args or not any(isinstance(x, Tracer) for x in args):
         return NotImplemented
-    x = args[0]
     name = NAMES.get(f)
     if name is not None:
-        return python_call(name, x)
+        return python_call(name, *args)
+    if len(args) != 1 or not isinstance(args[0], Tracer):
+        return NotImplemented
+    x = args[0]
     if f in _SCALAR_TYPES:
         if x.aval.weak:  # a Python number: NumPy's own conversion (OverflowError)
             return convert_weak(x, AbstractValue((), np.dtype(f)))

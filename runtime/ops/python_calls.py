@@ -18,6 +18,7 @@ cannot be staged; autograph's converted code calls
 from __future__ import annotations
 
 import math
+import operator
 import warnings
 
 import numpy as np
@@ -25,15 +26,26 @@ import numpy as np
 from .. import primitives
 from ..abstract import PYTHON_DTYPES, AbstractValue, python_aval
 from ..tracer import bind
-from ..tracer_value import Tracer
+from ..tracer_value import Tracer, tracer_method
 
 _MATH = ("sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
          "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
          "fabs", "erf", "erfc", "gamma", "lgamma", "degrees", "radians", "floor", "ceil",
-         "trunc", "isnan", "isinf", "isfinite")
+         "trunc", "isnan", "isinf", "isfinite",
+         "atan2", "hypot", "pow", "copysign", "fmod", "remainder", "ldexp", "gcd", "lcm")
+
+
+def _python_round(x, ndigits=None):
+    """Python's `round` of the number x holds (a NumPy scalar or 0-d array when the graph
+    runs): an int without `ndigits`, as `round(np.float64(2.5))` is; with them, Python's
+    correctly rounded decimal digits of a Python float (`round(2.675, 2)` is 2.67)."""
+    value = x.item() if isinstance(x, (np.generic, np.ndarray)) else x
+    return round(value, None if ndigits is None else operator.index(ndigits))
+
 
 # name -> the Python function the kernel runs
 FUNCTIONS = {"float": float, "int": int, "bool": bool, "complex": complex,
+             "round": _python_round,
              **{f"math.{name}": getattr(math, name) for name in _MATH}}
 # the Python function -> its name (how converted code finds a call to stage)
 NAMES = {fn: name for name, fn in FUNCTIONS.items()}
@@ -50,21 +62,21 @@ def _example(aval: AbstractValue):
     return np.ones(shape, aval.dtype)[()]
 
 
-def _python_call_rule(x, *, fn):
+def _python_call_rule(*operands, fn):
     """The weak type of the Python number the function returns; NumPy's and Python's
     type errors (`float` of a 1-d array, `math.sqrt` of a complex) at trace time."""
     function = FUNCTIONS[fn]
-    example = _example(x.aval)
+    examples = [_example(x.aval) for x in operands]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            result = function(example)
-        except (ValueError, OverflowError) as error:  # a value error (atanh(1), bool of 2)
-            if np.ndim(example) and None not in x.aval.shape:
+            result = function(*examples)
+        except (ValueError, OverflowError, ZeroDivisionError) as error:  # atanh(1), log(1, 1)
+            if any(np.ndim(e) and None not in x.aval.shape for e, x in zip(examples, operands)):
                 raise
             try:
-                result = function(example * 0.5)
-            except (ValueError, OverflowError):
+                result = function(*(e * 0.5 for e in examples))
+            except (ValueError, OverflowError, ZeroDivisionError):
                 raise error from None
     if type(result) not in PYTHON_DTYPES:
         raise TypeError(f"{fn} returned a {type(result).__name__}, not a Python number")
@@ -79,15 +91,28 @@ def _emit(gen, eqn, refs, outs, indent):
     """`t0 = float(x)`, `t1 = math.floor(x)`: the Python call itself."""
     fn = eqn.params["fn"]
     name = fn if fn in ("float", "int", "bool", "complex") else \
-        gen.global_name(FUNCTIONS[fn], fn.split(".")[1])
-    gen.emit(indent, f"{outs[0]} = {name}({refs[0]})", eqn)
+        gen.global_name(FUNCTIONS[fn], fn.split(".")[-1])
+    gen.emit(indent, f"{outs[0]} = {name}({', '.join(refs)})", eqn)
 
 
 primitives.emitters[python_call_p] = _emit
 
 
-def python_call(fn: str, x):
-    """`FUNCTIONS[fn](x)`: a weak traced Python number of a traced `x`, else the number."""
-    if not isinstance(x, Tracer):
-        return FUNCTIONS[fn](x)
-    return bind(python_call_p, x, fn=fn)
+def python_call(fn: str, *operands):
+    """`FUNCTIONS[fn](*operands)`: a weak traced Python number where an operand is traced,
+    else the number."""
+    if not any(isinstance(x, Tracer) for x in operands):
+        return FUNCTIONS[fn](*operands)
+    return bind(python_call_p, *operands, fn=fn)
+
+
+@tracer_method("__round__")
+def _round(x, ndigits=None):
+    """`round(x)` of a traced value, as eager code's: a Python int of a number (Python's or
+    NumPy's scalar); with `ndigits`, Python's digits of a Python float, NumPy's `np.round`
+    of a NumPy scalar (its dtype kept); `TypeError` for an array, as NumPy 2 says."""
+    if x.ndim or x.node.id in x.builder.maybe_arrays:
+        raise TypeError("type numpy.ndarray doesn't define __round__ method")
+    if ndigits is None or x.aval.weak:
+        return python_call("round", x, *(() if ndigits is None else (ndigits,)))
+    return np.round(x, operator.index(ndigits))
