@@ -74,10 +74,10 @@ class BranchAliases:
         for i, base, flag in self.plan:
             result = results[i]
             if not isinstance(result, Tracer) or result.builder is not self.builder \
-                    or result.view is not None or result is base:
+                    or result.viewing is not None or result is base:
                 continue
             if flag == "view":
-                result.view = views.View(base, None, None, path=True)
+                result.viewing = views.View(base, None, None, path=True)
                 continue
             if flag is None or base.aval != result.aval:
                 link(result, base)
@@ -141,10 +141,10 @@ def _flags_between(leaf, root):
     thunks = []
     while leaf is not root:
         thunk = _flag_of(leaf)
-        if thunk is None or leaf.view.derive is None:
+        if thunk is None or leaf.viewing.derive is None:
             return None
         thunks.append(thunk)
-        leaf = leaf.view.base
+        leaf = leaf.viewing.base
     return thunks
 
 
@@ -160,7 +160,7 @@ def loop_aliases(results: list, initial: list, body, carried: list, kept: list,
     for slot, i in enumerate(carried):
         result, base, out = results[i], initial[i], body.out_leaves[i]
         if i in kept or not _array_from_before(base, builder) or not isinstance(result, Tracer) \
-                or result is base or result.view is not None:
+                or result is base or result.viewing is not None:
             continue
         if base.aval != result.aval:
             unfollowed.append(i)
@@ -212,7 +212,7 @@ def link(result, base, taken=None) -> None:
     again dropped what it staged), or, without `taken`, one that cannot be followed."""
     if taken is None:   # which memory it shares depends on the path (`View.path`)
         views.link(result, base, None)
-        result.view = result.view._replace(path=True)
+        result.viewing = result.viewing._replace(path=True)
     else:
         taken = _staged_once(result.builder, taken)
         views.link(result, base, _conditional(taken, result))
@@ -253,7 +253,7 @@ def _conditional(taken, result):
     def derive(base):
         with recording_in(base.builder):
             return np.where(taken(), base, own)
-    derive.own_value, derive.view = own, weakref.ref(result)
+    derive.own_value, derive.result = own, weakref.ref(result)
 
     def scatter(base, value):
         with recording_in(base.builder):

@@ -26,19 +26,19 @@ def _concrete_needed(tracer, what: str, hint: str = "") -> TracingError:
 class Tracer:
     """A value of a graph being traced: `builder` records it, `node` is its `Var`.
 
-    A NumPy view of another Tracer (`x[1:]`, `x.T`) holds how (`view`, a
+    A NumPy view of another Tracer (`x[1:]`, `x.T`) holds how (`viewing`, a
     `runtime.views.View`); a Tracer with views holds weak references to them
     (`views`), so that a write in place reaches every value sharing its memory.
     """
 
-    __slots__ = ("builder", "node", "view", "views", "__weakref__")
+    __slots__ = ("builder", "node", "viewing", "views", "__weakref__")
     __array_priority__ = 1000
     __hash__ = None  # like ndarray
 
     def __init__(self, builder, node):
         self.builder = builder
         self.node = node
-        self.view = None
+        self.viewing = None
         self.views = None
 
     # -- what is known statically --------------------------------------------
@@ -150,8 +150,8 @@ class Tracer:
     def ravel(self):
         return np.ravel(self)
 
-    def flatten(self):
-        return np.ravel(self)
+    def flatten(self, order="C"):
+        return np.copy(np.ravel(self, order))   # always a copy, unlike ravel
 
     def squeeze(self, axis=None):
         return np.squeeze(self, axis)

@@ -89,10 +89,10 @@ def link(view, base, rule) -> None:
         inner = inner_version(view.builder, base)
         base = base if inner is None else inner
     if rule is None:
-        view.view = View(base, None, None)
+        view.viewing = View(base, None, None)
     else:
         derive, scatter, contiguous = rule
-        view.view = View(base, derive, scatter, bool(contiguous) and is_contiguous(base))
+        view.viewing = View(base, derive, scatter, bool(contiguous) and is_contiguous(base))
     views = base.views
     if views is None:
         views = base.views = []
@@ -103,7 +103,7 @@ def link(view, base, rule) -> None:
 
 def is_contiguous(x) -> bool:
     """True where the traced x owns its memory, or is a contiguous view of one that does."""
-    return x.view is None or x.view.contiguous
+    return x.viewing is None or x.viewing.contiguous
 
 
 def reshape_rule(rule):
@@ -118,15 +118,15 @@ def reshape_rule(rule):
 
 def root_of(x):
     """The Tracer owning the memory x views (x itself where it is not a view)."""
-    while x.view is not None:
-        x = x.view.base
+    while x.viewing is not None:
+        x = x.viewing.base
     return x
 
 
 def live_views(x) -> list:
     """The live views of the Tracer x (direct ones)."""
-    return [v for v in (r() for r in (x.views or ())) if v is not None and v.view is not None
-            and v.view.base is x]
+    return [v for v in (r() for r in (x.views or ())) if v is not None and v.viewing is not None
+            and v.viewing.base is x]
 
 
 def family(x) -> list:
@@ -146,7 +146,7 @@ def follows(a, b) -> bool:
         return True
     if root_of(a) is not root_of(b):
         return False
-    return all(t.view is None or t.view.derive is not None or t.builder is not a.builder
+    return all(t.viewing is None or t.viewing.derive is not None or t.builder is not a.builder
                for t in family(a))
 
 
@@ -156,23 +156,23 @@ def write(target, result, what: str) -> None:
     `result` already has target's shape and dtype and is a value of target's graph.
     """
     chain = [target]
-    while chain[-1].view is not None:
-        view = chain[-1].view
+    while chain[-1].viewing is not None:
+        view = chain[-1].viewing
         if view.derive is not None and view.base.builder is not target.builder:
             view = _inner_view(target.builder, chain[-1], view)
             if view is None:  # a value of an enclosing graph the block does not carry yet
-                outer = chain[-1].view.base
+                outer = chain[-1].viewing.base
                 raise CarryNeeded(root_of(outer), target.builder,
                                   _unfollowed(target, chain[-1], outer, what))
         if view.derive is None:
             raise _unfollowed(target, chain[-1], view.base, what)
         chain.append(view.base)
     for t in family(target):  # the views of this graph (those of finished blocks are dead)
-        if t.builder is target.builder and t.view is not None and t.view.derive is None:
-            raise _unfollowed(target, t, t.view.base, what)
+        if t.builder is target.builder and t.viewing is not None and t.viewing.derive is None:
+            raise _unfollowed(target, t, t.viewing.base, what)
     new = [result]
     for t in chain[:-1]:
-        new.append(t.view.scatter(t.view.base, new[-1]))
+        new.append(t.viewing.scatter(t.viewing.base, new[-1]))
     owns = [_own_written(t) for t in chain[:-1]]
     for t, value in zip(chain, new):
         t.node = value.node
@@ -188,10 +188,10 @@ def _own_written(view):
     to it rewrites, or None where it has none. A conditional view of an enclosing
     graph's value must be a value the block carries (an input standing for it, which
     holds its own value as it holds the base): else `CarryNeeded` for it."""
-    own = getattr(view.view.derive, "own_value", None)
+    own = getattr(view.viewing.derive, "own_value", None)
     if own is None or own.builder is view.builder:
         return own
-    outer = view.view.derive.view()
+    outer = view.viewing.derive.result()
     if outer is not None and _nearest_version(view.builder, outer) is view:
         return None      # the block's input for it: written back after the block
     raise CarryNeeded(outer, view.builder, TracingError(
@@ -208,12 +208,12 @@ def _inner_view(builder, view, how):
     base = inner_version(builder, how.base)
     if base is None:
         return None
-    view.view = View(base, how.derive, how.scatter, how.contiguous)
+    view.viewing = View(base, how.derive, how.scatter, how.contiguous)
     views = base.views
     if views is None:
         views = base.views = []
     views.append(weakref.ref(view))
-    return view.view
+    return view.viewing
 
 
 class CarryNeeded(TracingError):
@@ -241,7 +241,7 @@ def _derive_again(base, written, builder) -> None:
         if v.builder is not builder:
             continue
         if id(v) not in written:
-            v.node = v.view.derive(base).node
+            v.node = v.viewing.derive(base).node
         _derive_again(v, written, builder)
 
 
@@ -254,13 +254,13 @@ _name = name_of
 
 
 def _unfollowed(target, view, base, what) -> TracingError:
-    if view.view.derive is not None:  # a view of a value of an enclosing graph
+    if view.viewing.derive is not None:  # a view of a value of an enclosing graph
         reason = (f"{_name(view)} is a view of {_name(base)}, a value from outside the "
                   f"staged block that the block does not carry as its state")
         v, b = view.node.name or "y", base.node.name or "x"
         hint = (f"write `{b}` itself in the block (`{b}[...] = ...`), or copy the view "
                 f"(`{v} = {v}.copy()`) to write only it")
-    elif view.view.path:
+    elif view.viewing.path:
         reason = (f"{_name(view)} is, on some paths of a staged `if` or loop before it "
                   f"only, the very array {_name(base)} was before it (a new array on "
                   f"others): which memory it shares depends on the path, which the graph "
@@ -271,8 +271,9 @@ def _unfollowed(target, view, base, what) -> TracingError:
         shared = _name(base) if base.node.name or root_of(base) is base else \
             f"a view of {_name(root_of(base))}"
         reason = (f"{_name(view)} shares memory with {shared} in a way the graph "
-                  f"cannot follow (a reshape of a strided view, a broadcast, or an index "
-                  f"that may be a 0-d array, which copies)")
+                  f"cannot follow (a reshape of a strided view, a broadcast, a part of a "
+                  f"complex array, `np.ascontiguousarray`, which may copy, or an index that "
+                  f"may be a 0-d array, which copies)")
         hint = "copy one of them first (`y = y.copy()`)"
     return TracingError(
         f"in-place `{what}` on {_name(target)}{location_note(user_source())}: {reason}, "
@@ -283,14 +284,14 @@ def _own_value_read(view, atom, builder) -> bool:
     """True where `builder`'s block reads `atom` as the own value of the conditional
     view `view` (`runtime.path_aliases`), taken only on the paths where it is not its
     base: the block carries the base, so its reads of `view` derive from that."""
-    own = getattr(view.view.derive, "own_value", None) if view.view is not None else None
+    own = getattr(view.viewing.derive, "own_value", None) if view.viewing is not None else None
     if own is None or own.node is not atom:
         return False
-    base = view.view.base
+    base = view.viewing.base
     while _nearest_version(builder, base).builder is not builder:
-        if base.view is None or base.view.derive is None:
+        if base.viewing is None or base.viewing.derive is None:
             return False
-        base = base.view.base   # carried where the array it views is
+        base = base.viewing.base   # carried where the array it views is
     return True
 
 
@@ -312,10 +313,10 @@ def link_inputs(builder, outer: list, inner: list) -> None:
             link(i, first, SAME)
             builder.used_stand_ins.add(id(i))
     for o, i in zip(outer, inner):
-        if o.view is not None and o.view.derive is not None and i.view is None:
-            base = inner_version(builder, o.view.base)
+        if o.viewing is not None and o.viewing.derive is not None and i.viewing is None:
+            base = inner_version(builder, o.viewing.base)
             if base is not None:
-                link(i, base, (o.view.derive, o.view.scatter, o.view.contiguous))
+                link(i, base, (o.viewing.derive, o.viewing.scatter, o.viewing.contiguous))
                 builder.used_stand_ins.add(id(i))
 
 
@@ -325,13 +326,13 @@ def inner_version(builder, x):
     nearest = _nearest_version(builder, x)
     if nearest.builder is builder:
         return nearest
-    if x.view is None or x.view.derive is None:
+    if x.viewing is None or x.viewing.derive is None:
         return None
-    base = inner_version(builder, x.view.base)
+    base = inner_version(builder, x.viewing.base)
     if base is None:
         return None
-    view = x.view.derive(base)
-    link(view, base, (x.view.derive, x.view.scatter, x.view.contiguous))
+    view = x.viewing.derive(base)
+    link(view, base, (x.viewing.derive, x.viewing.scatter, x.viewing.contiguous))
     return view
 
 

@@ -78,6 +78,10 @@ INDEXING = [
     Row("take(x,idx,axis=1)", lambda x, i: np.take(x, i, axis=1), (X, IDX)),
     Row("take(x,idx)", lambda x, i: np.take(x, i), (X, IDX)),
     Row("take(x,[0,2],axis=-1)", lambda x: np.take(x, [0, 2], axis=-1)),
+    Row("take(wrap)", lambda x, i: np.take(x, i * 7 - 9, axis=1, mode="wrap"), (X, IDX)),
+    Row("take(clip)", lambda x, i: np.take(x, i * 7 - 9, mode="clip"), (X, IDX)),
+    Row("take(clip,empty)", lambda x: np.take(x[:, :0], [1], axis=1, mode="clip"), error=True),
+    Row("take(mode=bad)", lambda x: np.take(x, [1], mode="bad"), error=True),
     # item writes (`index_update`): y = x.copy(); y[index] = value
     Row("x[1]=v", lambda x, v: _written(x, 1, v), (X, V)),
     Row("x[:,0]=1", lambda x: _written(x, (slice(None), 0), 1)),

@@ -23,9 +23,12 @@ their items with `np.array`: the converter rewrites such a read into
 """
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from runtime import Tracer
+from runtime.dispatch import unsupported
 from runtime.abstract import AbstractValue
 from runtime.ops.building import index_concatenate
 from runtime.ops.python_numbers import convert_weak
@@ -59,27 +62,47 @@ def with_arrays(args: tuple, kwargs: dict):
     return tuple(map(convert, args)), {k: convert(v) for k, v in kwargs.items()}
 
 
-_CONSTRUCTORS = {np.array: True, np.asarray: False, np.asanyarray: False,
+_CONSTRUCTORS = {np.array: True, np.asarray: None, np.asanyarray: None,
                  np.ascontiguousarray: "C", np.asfortranarray: "F"}
-"""-> whether it copies a traced array (True), returns it (False), or lays it out so."""
+"""-> the default `copy` of a traced array (True: copied; None: returned as it is where it
+fits), or the layout the function gives it (`as_layout`)."""
+_ARGUMENTS = ("dtype", "copy", "order", "ndmin")
 
 
 def construct(f, args: tuple, kwargs: dict):
-    """`np.array(value, dtype)` and its kin on a traced array or a list holding traced
-    values; NotImplemented for any other call (other arguments: NumPy's own)."""
-    copies = next((c for k, c in _CONSTRUCTORS.items() if k is f), None)
-    if copies is None or not args or len(args) > 2 or set(kwargs) - {"dtype"}:
+    """`np.array(value, dtype, copy=..., order=..., ndmin=...)` and its kin on a traced
+    array or a list holding traced values; NotImplemented for any other call (other
+    arguments: NumPy's own)."""
+    default = next((c for k, c in _CONSTRUCTORS.items() if k is f), False)
+    names = _ARGUMENTS if f is np.array else _ARGUMENTS[:3] if f in (np.asarray, np.asanyarray) \
+        else _ARGUMENTS[:1]
+    if default is False or not args or len(args) > len(names) + 1 or \
+            set(kwargs) - set(names[len(args) - 1:]):
         return NotImplemented
-    value, dtype = args[0], kwargs.get("dtype", args[1] if len(args) > 1 else None)
+    options = {**dict(zip(names, args[1:])), **kwargs}
+    value, dtype = args[0], options.get("dtype")
+    copy, order = options.get("copy", default), options.get("order") or "K"
     if holds_traced(value):
-        value = as_array(value)
+        value, copy = as_array(value), None   # a new array already
     elif isinstance(value, Tracer):
         value = _strong(value)
-        value = np.copy(value) if copies is True and value is args[0] else value
     else:
         return NotImplemented
-    value = value if dtype is None or np.dtype(dtype) == value.dtype else value.astype(dtype)
-    return as_layout(value, copies) if isinstance(copies, str) else value
+    if isinstance(default, str):
+        return as_layout(value if dtype is None else value.astype(dtype), default)
+    if dtype is not None and np.dtype(dtype) != value.dtype:
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        value, copy = value.astype(dtype, order=order), None
+    if copy:
+        value = np.copy(value, order=order)
+    elif order in ("C", "F"):
+        if copy is False:   # a copy where the array is not laid out so: known when it runs
+            raise unsupported(f"numpy.array(..., copy=False, order={order!r})")
+        value = as_layout(value, order)
+    ndmin = operator.index(options.get("ndmin", 0))
+    return np.expand_dims(value, tuple(range(ndmin - value.ndim))) if ndmin > value.ndim \
+        else value   # a view, as NumPy's
 
 
 _INDEX_TRICKS = (type(np.r_), type(np.c_))

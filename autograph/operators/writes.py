@@ -76,7 +76,7 @@ def setitem(target, index, value, label: str):
         return target
     written = write_array(target, index, value, label)
     if written is not NotImplemented:
-        if written is target and isinstance(target, Tracer) and target.view is not None:
+        if written is target and isinstance(target, Tracer) and target.viewing is not None:
             return _wrote_in_place(target, label)  # `x.T[0] = v`: x has the write (views.py)
         return written
     if not isinstance(target, np.ndarray):  # dicts, lists, objects: operators.composite

@@ -2,6 +2,10 @@
 
 `real` and `imag` are primitives (NumPy's functions, not ufuncs): of a complex
 array, its parts as floats of the same width; of a real one, itself and zeros.
+Both are views, as in NumPy: a write to the array is seen by the `real` of a
+real array (`runtime.views.SAME`); the parts of a complex array, and the
+read-only zeros of a real one, are views the graph does not follow, so writing
+them or, while they are used, the array is a `TracingError`.
 `x.conjugate()` is the `np.conjugate` ufunc (of a real array, the array itself,
 as NumPy returns it). Their gradients (autodiff/rules_other.py)
 follow the project's convention for real-valued functions: `real` passes the
@@ -11,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import primitives
+from .. import primitives, views
 from ..abstract import AbstractValue, python_type
 from ..dispatch import implements
 from ..tracer import bind
@@ -26,8 +30,11 @@ def _part_rule(part):
     return rule
 
 
-real_p = primitives.define("real", _part_rule(np.real), lambda xp: xp.real)
-imag_p = primitives.define("imag", _part_rule(np.imag), lambda xp: xp.imag)
+real_p = primitives.define("real", _part_rule(np.real), lambda xp: xp.real, views=True)
+imag_p = primitives.define("imag", _part_rule(np.imag), lambda xp: xp.imag, views=True)
+views.view_rules.update({  # of a real array, `real` is the array itself; the other parts
+    real_p: lambda x: None if x.dtype.kind == "c" else views.SAME,   # are strided views
+    imag_p: lambda x: None})  # of its memory, or read-only zeros: writing either is refused
 
 
 @implements(np.real)

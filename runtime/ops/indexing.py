@@ -23,6 +23,7 @@ from ..dispatch import implements
 from ..tracer import Tracer, bind, read_if_variable
 from ..tracer_value import tracer_method
 from ._rules import aval, reject
+from .introspection import dynamic_shape
 from .shape_ops import fmt_shape
 
 
@@ -207,13 +208,22 @@ def getitem(x, index):
     return bind(getitem_p, x, *operands, index=template)
 
 
-@implements(np.take)
-def take(a, indices, axis=None, out=None, mode=None):
-    """`np.take` with a traced array or indices (`mode` other than 'raise' refused)."""
-    reject({"out": out, "mode": None if mode in (None, "raise") else mode}, "numpy.take")
+@implements(np.take, out=True)
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """`np.take` with a traced array or indices; `mode="wrap"` takes indices modulo the
+    axis's length, `mode="clip"` clips them into it (a negative one to 0), as NumPy does."""
+    reject({"out": out}, "numpy.take")
+    if mode not in (None, "raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     if axis is None:
         a, axis = np.ravel(a), 0
     if not isinstance(a, Tracer):
         a = np.asarray(a)
-    ndim = a.ndim
-    return getitem(a, (slice(None),) * normalize_axis(axis, ndim) + (indices,))
+    axis = normalize_axis(axis, a.ndim)
+    if mode in ("wrap", "clip"):
+        n = dynamic_shape(a)[axis]
+        indices = indices if isinstance(indices, Tracer) else np.asarray(indices)
+        if not isinstance(n, Tracer) and n == 0 and indices.size != 0:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        indices = np.mod(indices, n) if mode == "wrap" else np.clip(indices, 0, n - 1)
+    return getitem(a, (slice(None),) * axis + (indices,))

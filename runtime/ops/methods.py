@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import views
+from ..dispatch import unsupported
 from ..errors import TracingError
 from ..source import location_note, user_source
-from ..tracer_value import tracer_method
+from ..tracer_value import Tracer, tracer_method
 from .creation import astype as _astype
+from .shape_ops import as_layout
 from .python_calls import ITEM, python_call
 
 
@@ -58,12 +61,27 @@ def tolist(self):
 @tracer_method("astype")
 def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
     """`x.astype(dtype, casting=...)`: NumPy's `TypeError` where `casting` forbids the cast
-    (replaces creation.py's, which this module imports first)."""
+    (replaces creation.py's, which this module imports first). With `copy=False` and
+    x's own dtype, x itself, as NumPy returns it (a write to one is a write to both)."""
     dtype = np.dtype(dtype)
     if casting != "unsafe" and not np.can_cast(self.dtype, dtype, casting):
         raise TypeError(f"Cannot cast array data from {self.dtype!r} to {dtype!r} "
                         f"according to the rule {casting!r}")
+    if not copy and dtype == self.dtype and not self.aval.weak:
+        return self if order in ("K", "A") else as_layout(self, order)
     return _astype(self, dtype)
+
+
+@tracer_method("view")
+def view(self, dtype=None, type=None):
+    """`x.view()`: another name for x's memory (`runtime.views.SAME`); a view as another
+    dtype or type reinterprets the bytes, which a graph does not follow (refused)."""
+    if type is not None or dtype is not None and np.dtype(dtype) != self.dtype:
+        raise unsupported("ndarray.view(dtype) (a reinterpretation of the memory)")
+    same = Tracer(self.builder, self.node)
+    views.link(same, self, views.SAME)
+    self.builder.shares_memory.add(self.node.id)
+    return same
 
 
 @tracer_method("take")

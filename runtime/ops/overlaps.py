@@ -111,7 +111,7 @@ def _derived_from(root, view):
     link of the chain is a conditional view (`runtime.path_aliases`)."""
     if view is root:
         return root
-    how = view.view
+    how = view.viewing
     if getattr(how.derive, "own_value", None) is not None:
         return None
     base = _derived_from(root, how.base)
