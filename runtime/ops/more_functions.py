@@ -8,8 +8,9 @@ CuPy kernels and serialization come free. Views stay views: `np.flipud`,
 parts of `np.split`, `joining.follow_parts`) are followed by writes in place;
 `np.broadcast_arrays` gives views whose writes are refused (NumPy writes the
 overlapping memory of a broadcast). `np.nan_to_num(x, copy=False)` writes x
-(`write_in_place`); `np.asarray_chkfinite` stages its check (an `assert` that
-raises NumPy's `ValueError` when the graph runs). The selections (`select`,
+(`write_in_place`). `np.asarray_chkfinite` (its check staged: an `assert` that
+raises NumPy's `ValueError` when the graph runs) and `np.require` are not
+dispatched by NumPy: converted code calls them through `NOT_DISPATCHED`. The selections (`select`,
 `piecewise`, `compress`, `extract`, `trim_zeros`) are in `selections.py`.
 
 >>> import numpy as np
@@ -31,14 +32,15 @@ import operator
 import numpy as np
 
 from .. import views
-from ..dispatch import implements
+from ..dispatch import implements, unsupported
 from ..errors import TracingError
 from ..tracer import Tracer
 from ..tracer_value import write_in_place
 from .building import _broadcast_all, array, shape_of, writable
+from .diagonals import _read_only as read_only
 from .effects import assert_
 from .joining import _split
-from .shape_ops import fmt_shape, ndim
+from .shape_ops import as_layout, fmt_shape, ndim
 
 
 # -- flipud, fliplr (views) ----------------------------------------------------------
@@ -131,16 +133,58 @@ def _finite(x, nan, posinf, neginf):
     return np.where(x == -np.inf, np.asarray(neginf).astype(x.dtype), x)
 
 
-@implements(np.asarray_chkfinite)
-def _asarray_chkfinite(a, dtype=None, order=None):
+def asarray_chkfinite(a, dtype=None, order=None):
     """`np.asarray`, and a staged check: NumPy's `ValueError` when the graph runs on infs
     or NaNs."""
-    a = array(a)
-    if dtype is not None and np.dtype(dtype) != a.dtype:
-        a = a.astype(dtype)
+    a = _as_array(a, dtype, order)
     if np.dtype(a.dtype).kind in "fc":
         assert_(np.all(np.isfinite(a)), ValueError("array must not contain infs or NaNs"))
     return a
+
+
+def _as_array(a, dtype, order):
+    """`np.asarray(a, dtype, order)` of a traced a: a itself where it fits."""
+    a = array(a)
+    if dtype is not None and np.dtype(dtype) != a.dtype:
+        a = a.astype(dtype)
+    return as_layout(a, order) if order in ("C", "F") and ndim(a) else a
+
+
+_FLAGS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
+          "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W", "O": "O",
+          "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    """`np.require`: `np.asarray` in the layout asked (`as_layout`), copied where it must
+    own its memory ("O": a traced view) or be writable (a read-only view)."""
+    if like is not None:
+        raise unsupported("numpy.require(..., like=...)")
+    if not requirements:
+        return _as_array(a, dtype, None)
+    wanted = {_FLAGS[r.upper()] for r in requirements}  # NumPy's KeyError for a bad flag
+    wanted.discard("E")
+    if wanted >= {"C", "F"}:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    order = "C" if "C" in wanted else "F" if "F" in wanted else "A"
+    arr = _as_array(a, dtype, order)
+    owned = not isinstance(arr, Tracer) or arr.viewing is None
+    if ("O" in wanted and not owned) or ("W" in wanted and _read_only(arr)):
+        return np.copy(arr, order="K" if order == "A" else order)
+    return arr
+
+
+def _read_only(x) -> bool:
+    while isinstance(x, Tracer) and x.viewing is not None:
+        if x.viewing.scatter is read_only:
+            return True
+        x = x.viewing.base
+    return False
+
+
+NOT_DISPATCHED = {np.asarray_chkfinite: asarray_chkfinite, np.require: require}
+"""NumPy functions NumPy does not dispatch (`__array_function__`): converted code calls
+these on a traced first argument (`autograph.operators.array_likes.construct`)."""
 
 
 # -- resize, matrix_transpose, unstack -------------------------------------------------
