@@ -266,3 +266,22 @@ def test_piecewise_calls_functions_on_the_selected_elements():
     only those elements (the choice documented in selections.py)."""
     f = lambda x: np.piecewise(x, [x > 0], [lambda v: v - v.mean(), 0.0])  # noqa: E731
     np.testing.assert_allclose(ag.convert(f, autograph=False)(V), f(V))
+
+
+# -- saving: the graphs these make round-trip (the staged check's ValueError too) ---------------
+def saved_kinds(x):
+    y = np.asarray_chkfinite(x)
+    a, b = np.split(y * 1, 2)
+    a[0] = 9.0
+    return (np.select([a > 1], [b], -1.0), np.piecewise(x, [x > 0], [lambda v: v * 2, 0]),
+            np.trim_zeros(x), y)
+
+
+def test_save_and_load(tmp_path):
+    ag.save(ag.convert(saved_kinds), tmp_path / "saved", ag.TensorSpec((None,), np.float64))
+    loaded = ag.load(tmp_path / "saved")
+    x = np.array([0.0, 1.0, 2.0, 0.0])
+    for got, want in zip(loaded(x), saved_kinds(x.copy())):
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        loaded(np.array([np.nan, 1.0]))
