@@ -262,10 +262,12 @@ def test_gradients_match_finite_differences(fn, args):
 
 
 def test_piecewise_calls_functions_on_the_selected_elements():
-    """NumPy calls each function on `x[cond]`: a function that is not elementwise sees
-    only those elements (the choice documented in selections.py)."""
-    f = lambda x: np.piecewise(x, [x > 0], [lambda v: v - v.mean(), 0.0])  # noqa: E731
-    np.testing.assert_allclose(ag.convert(f, autograph=False)(V), f(V))
+    """NumPy calls each function on `x[cond]`, and only where it selects any: a function
+    that is not elementwise sees only those elements; one that fails on none is not called."""
+    f = lambda x: np.piecewise(x, [x > 0], [lambda v: v - v.mean(), np.max])  # noqa: E731
+    run = ag.convert(f, autograph=False).get_concrete_function(*unknown(V))
+    for x in (V, np.abs(V), -np.abs(V)):
+        np.testing.assert_allclose(run(x), f(x))
 
 
 # -- saving: the graphs these make round-trip (the staged check's ValueError too) ---------------

@@ -90,6 +90,8 @@ SELECTIONS = [
     # NumPy's dispatcher iterates a condition array: its first dim must be known
     Row("piecewise(one cond)", lambda v, b: np.piecewise(v, b, [lambda v: v + 1]),
         (V, A((4,), dtype="bool")), dynamic=True, unknown=ag.TracingError),
+    Row("piecewise(none selected)", lambda x: np.piecewise(x, [x > 10], [np.max, 1]),
+        dtypes=("float64", "int64"), dynamic=True),
     Row("piecewise(args)", lambda x: np.piecewise(x, [x > 0], [np.add, 0], 3), dynamic=True),
     Row("piecewise(count)", lambda x: np.piecewise(x, [x > 0], [1, 2, 3]), error=True),
     Row("compress", lambda v, x: np.compress(v > 0, x, axis=1), (A((3,)), X), dtypes=ALL,

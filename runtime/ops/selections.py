@@ -3,8 +3,8 @@
 `np.select` is a chain of `where`s (the first true condition wins, in NumPy's
 result dtype); `np.piecewise` follows NumPy exactly: a zero array of x's dtype
 written at each condition's mask with `func(x[cond])` (a callable, called on
-the traced elements the mask selects, so it need not be elementwise) or a
-value, in order. `np.compress`, `np.extract` and `np.trim_zeros` give results
+the traced elements the mask selects, so it need not be elementwise, in a
+staged `cond` on whether it selects any: NumPy calls it only then) or a value, in order. `np.compress`, `np.extract` and `np.trim_zeros` give results
 whose size is known only when the graph runs, like a boolean-mask read: a
 gather at `nonzero`'s positions, or a slice between traced bounds. All are
 compositions of existing primitives (gradients, CuPy and serialization free).
@@ -16,9 +16,10 @@ compositions of existing primitives (gradients, CuPy and serialization free).
 ...     y = np.select([x > 0], [x], default=-1.0)
 >>> print(b.build([y]))
 graph f(x:f64[?]) {
-  t0:bool[?] = greater x 0
-  t1:f64[?] = where t0 x -1.0
-  return t1
+  const t0:f64[]
+  t1:bool[?] = greater x 0
+  t2:f64[?] = where t1 x t0
+  return t2
 }
 """
 from __future__ import annotations
@@ -30,7 +31,8 @@ import numpy as np
 from ..abstract import normalize_axis
 from ..dispatch import implements, unsupported
 from ..tracer import Tracer
-from .building import array, shape_of
+from .building import array
+from .control_flow import cond as cond_
 from .introspection import dynamic_shape
 from .rearranging import take
 from .shape_ops import ndim
@@ -56,11 +58,14 @@ def _select(condlist, choicelist, default=0):
     for i, c in enumerate(conds):
         if np.dtype(c.dtype) != bool:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    cast = lambda v: array(v).astype(dtype)  # noqa: E731
-    result = cast(default)
+    result = _cast(default, dtype)
     for c, v in zip(reversed(conds), reversed(choicelist)):
-        result = np.where(c, cast(v), result)
+        result = np.where(c, _cast(v, dtype), result)
     return result
+
+
+def _cast(v, dtype):
+    return v if isinstance(v, Tracer) and v.dtype == dtype else array(v).astype(dtype)
 
 
 def _conditions(x, condlist):
@@ -91,15 +96,24 @@ def _piecewise(x, condlist, funclist, *args, **kw):
         raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
     y = np.zeros_like(x)
     for cond, func in zip(conds, funclist):
-        cond = np.broadcast_to(cond, shape_of(x)) if None not in shape_of(x) and \
-            shape_of(cond) != shape_of(x) else cond
         if not isinstance(func, collections.abc.Callable):
             if isinstance(func, int) and not isinstance(func, bool):
                 func = np.array(func, dtype=x.dtype)  # NumPy's OverflowError out of range
             y = index_update(y, cond, array(func))
         else:
-            y = index_update(y, cond, array(func(x[cond], *args, **kw)))
+            y = _called_where(y, x, cond, func, args, kw)
     return y
+
+
+def _called_where(y, x, cond, func, args, kw):
+    """`y[cond] = func(x[cond], ...)` where `cond` selects any element (NumPy calls func
+    only then): a staged `cond` where the mask is traced."""
+    def written(y, vals):
+        return index_update(y, cond, array(func(vals, *args, **kw)))
+    vals = x[cond]
+    if not isinstance(cond, Tracer):
+        return written(y, vals) if np.any(cond) else y
+    return cond_(np.any(cond), written, lambda y, vals: y, y, vals)
 
 
 # -- compress, extract, trim_zeros ---------------------------------------------------
