@@ -96,6 +96,31 @@ def write_split_in_loop(x, n):
     return b * 1
 
 
+def split_of_a_view(x):
+    a, b = np.split(x[1:], [2])
+    x[1] = 5.0            # a sees it
+    b[0] = -3.0           # x sees it
+    c, d = np.vsplit(x.reshape(2, 4), 2)
+    d += 1.0
+    return a * 1, b * 1, c * 1
+
+
+def split_in_if(x, n):
+    parts = np.array_split(x, 3)
+    if n > 0:
+        parts[1][0] = 7.0
+    else:
+        x[0] = 1.0
+    return parts[0] * 1, parts[1] * 1
+
+
+def test_split_parts_of_views_and_in_a_staged_if():
+    x = np.arange(8.0)
+    same(split_of_a_view, x)
+    for n in (1, -1):
+        same(split_in_if, x, np.int64(n))
+
+
 @pytest.mark.parametrize("fn, args, dims", [
     (write_split, (V,), True), (write_array_split, (X,), False), (write_hsplit, (X,), True),
     (write_vsplit, (X,), True), (write_dsplit, (np.arange(24.0).reshape(2, 3, 4),), True)])
