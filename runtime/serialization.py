@@ -27,6 +27,7 @@ graph f(x:f32[?,3]) {
 """
 from __future__ import annotations
 
+import builtins
 import collections
 import functools
 import keyword
@@ -105,6 +106,9 @@ def value_to_data(value, where: str):
         return {"type": type_to_text(value)}
     if type(value) is tuple:
         return [value_to_data(v, where) for v in value]
+    if isinstance(value, type) and issubclass(value, BaseException) and \
+            getattr(builtins, value.__name__, None) is value:   # a staged error's type
+        return {"exception": value.__name__}
     raise SerializationError(f"{where} holds a {type(value).__name__} ({value!r:.60}), "
                              f"which cannot be saved")
 
@@ -146,6 +150,11 @@ def value_from_data(data):
         return Ellipsis
     if tag == "type":
         return type_from_text(body)
+    if tag == "exception":
+        error = getattr(builtins, body, None) if isinstance(body, str) else None
+        if not (isinstance(error, type) and issubclass(error, BaseException)):
+            raise SerializationError(f"{body!r:.40} is not a builtin exception type")
+        return error
     raise SerializationError(f"unknown tagged value {tag!r}")
 
 

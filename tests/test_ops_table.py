@@ -15,6 +15,7 @@ from test_ops_table_building import BUILDING_ROWS
 from test_ops_table_sizes import SIZES_ROWS
 from test_ops_table_linalg import LINALG_ROWS
 from test_ops_table_methods import METHODS_ROWS
+from test_ops_table_more import MORE_ROWS
 from test_ops_table_numbers import NUMBERS_ROWS
 from test_ops_table_ufuncs import OPERATOR_ROWS, UFUNC_ROWS
 
@@ -354,7 +355,7 @@ TESTED_ELSEWHERE = {
 def test_every_primitive_has_a_row():
     """Each primitive is used by some row, and has a kernel and an abstract-eval rule."""
     used, wrong = trace_rows(ROWS + OPERATOR_ROWS + UFUNC_ROWS + NUMBERS_ROWS + LINALG_ROWS
-                             + BUILDING_ROWS + SIZES_ROWS + METHODS_ROWS)
+                             + BUILDING_ROWS + SIZES_ROWS + METHODS_ROWS + MORE_ROWS)
     assert not wrong, f"rows whose error flag disagrees with what NumPy does: {wrong}"
     unused = sorted(set(primitives.registry) - used - set(TESTED_ELSEWHERE))
     assert not unused, f"primitives no row of the table exercises: {unused}"

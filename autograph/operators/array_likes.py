@@ -31,6 +31,7 @@ from runtime import Tracer
 from runtime.dispatch import unsupported
 from runtime.abstract import AbstractValue
 from runtime.ops.building import index_concatenate
+from runtime.ops.more_functions import NOT_DISPATCHED
 from runtime.ops.python_numbers import convert_weak
 from runtime.ops.shape_ops import as_layout
 
@@ -73,6 +74,10 @@ def construct(f, args: tuple, kwargs: dict):
     """`np.array(value, dtype, copy=..., order=..., ndmin=...)` and its kin on a traced
     array or a list holding traced values; NotImplemented for any other call (other
     arguments: NumPy's own)."""
+    handler = next((h for k, h in NOT_DISPATCHED.items() if k is f), None)
+    if handler and args and (isinstance(args[0], Tracer) or holds_traced(args[0])):
+        return handler(as_array(args[0]) if holds_traced(args[0]) else args[0],
+                       *args[1:], **kwargs)   # `np.require`, `np.asarray_chkfinite`
     default = next((c for k, c in _CONSTRUCTORS.items() if k is f), False)
     names = _ARGUMENTS if f is np.array else _ARGUMENTS[:3] if f in (np.asarray, np.asanyarray) \
         else _ARGUMENTS[:1]

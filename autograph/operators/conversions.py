@@ -33,7 +33,7 @@ _SCALAR_TYPES = frozenset(t for t in np.sctypeDict.values()
 dispatch.staged_elsewhere.update(
     {**dict.fromkeys(_SCALAR_TYPES, "autograph.operators.conversions"),
      **dict.fromkeys((np.array, np.asarray, np.asanyarray, np.ascontiguousarray,
-                      np.asfortranarray),
+                      np.asfortranarray, np.asarray_chkfinite, np.require),
                      "autograph.operators.array_likes"),
      np.isscalar: "autograph.operators.calls", np.errstate: "autograph.operators.calls"})
 

@@ -6,7 +6,8 @@ base) and `diag[k]` (a 1-d array onto the k-th diagonal of a square matrix);
 `diagonal_scatter`, the diagonal's cotangent, lives in
 runtime/autodiff/rules_building.py. Handlers serve `np.diagonal` and
 `x.diagonal()`, `np.diag` (1-d to 2-d and 2-d to 1-d), `np.trace` and
-`x.trace()` (a sum of the diagonal, NumPy's dtype), `np.triu`/`np.tril` (a
+`x.trace()` (a sum of the diagonal, NumPy's dtype); `np.diag` of a matrix is
+its `diagonal` (read-only, as NumPy's), `np.triu`/`np.tril` (a
 `where` on a triangle mask: a constant where the dims are known) and
 `np.fill_diagonal`, which NumPy does in place: on a traced array it is an
 `index_update` (unknown dims: a `where`) the array then holds (`write_in_place`).
@@ -107,7 +108,7 @@ def _diag(v, k=0):
     if ndim(v) == 1:
         return bind(diag_p, v, k=int(k))
     if ndim(v) == 2:
-        return np.copy(diagonal(v, k))  # NumPy's diag of a matrix: a copy
+        return diagonal(v, k)  # NumPy's diag of a matrix: its read-only diagonal view
     raise ValueError("Input must be 1- or 2-d.")
 
 

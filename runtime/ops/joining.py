@@ -1,7 +1,8 @@
 """Joining and selecting: concatenate, stack, split, where and nonzero.
 
 Handlers serve `np.concatenate` (axis=None flattens), `np.stack`, `np.split`
-and `np.array_split` (a list of results, like NumPy), `np.where` (one argument:
+and `np.array_split` (a list of results, like NumPy: views of the array, followed by
+writes in place, `follow_parts`), `np.where` (one argument:
 `np.nonzero`) and `np.nonzero`, whose results have unknown length.
 """
 from __future__ import annotations
@@ -11,11 +12,11 @@ import operator
 
 import numpy as np
 
-from .. import primitives
+from .. import primitives, views
 from ..abstract import broadcast_shapes, normalize_axis
 from ..dispatch import implements, unsupported
 from ..errors import TracingError
-from ..tracer import bind
+from ..tracer import Tracer, bind
 from ._rules import aval, dtype_by_example, reject
 from .shape_ops import known_size, ndim, operand
 
@@ -141,7 +142,30 @@ def _split(ary, indices_or_sections, axis=0):
         ios = tuple(operator.index(i) for i in indices_or_sections)
     else:
         ios = operator.index(indices_or_sections)
-    return bind(split_p, ary, indices_or_sections=ios, axis=axis)
+    return follow_parts(ary, indices_or_sections=ios, axis=axis)
+
+
+def follow_parts(ary, **params) -> list:
+    """`split_p`'s parts of a traced ary, each linked as a view of it (`runtime.views`):
+    derived by splitting ary again, scattered by joining the parts with the written one
+    in its place, so that any dimension may be unknown."""
+    parts = bind(split_p, ary, **params)
+    if isinstance(ary, Tracer):
+        for i, part in enumerate(parts):
+            if part.node.id in part.builder.shares_memory:
+                views.link(part, ary, _part_view(i, params))
+    return parts
+
+
+def _part_view(i, params):
+    def derive(base):
+        return bind(split_p, base, **params)[i]
+
+    def scatter(base, value):
+        parts = bind(split_p, base, **params)
+        parts[i] = value
+        return bind(concatenate_p, *parts, axis=params["axis"])
+    return derive, scatter, params["axis"] == 0
 
 
 @implements(np.array_split)
@@ -159,7 +183,7 @@ def _array_split(ary, indices_or_sections, axis=0):
             "while tracing: the piece sizes are unknown; pass a list of split indices instead")
     each, extra = divmod(n, sections)
     bounds = np.cumsum([each + 1] * extra + [each] * (sections - extra))[:-1]
-    return bind(split_p, ary, indices_or_sections=tuple(bounds.tolist()), axis=axis)
+    return follow_parts(ary, indices_or_sections=tuple(bounds.tolist()), axis=axis)
 
 
 # -- where, nonzero ----------------------------------------------------------
