@@ -398,17 +398,25 @@ def test_a_base_read_in_a_block_that_writes_its_view_sees_the_write(fn, args):
 
 # -- functions and methods that return their argument, a view of it, or a copy -----------------
 _RETURNS_SHARED = {   # f(x) shares x's memory in NumPy: a write to it is a write to x
-    "x.ravel()": lambda x: x.ravel(), "np.atleast_2d": np.atleast_2d, "x[...]": lambda x: x[...],
-    "np.real": np.real, "x.real": lambda x: x.real, "np.asarray": np.asarray,
+    "x.ravel()": lambda x: x.ravel(),
+    "np.atleast_2d": np.atleast_2d,
+    "x[...]": lambda x: x[...],
+    "np.real": np.real,
+    "x.real": lambda x: x.real,
+    "np.asarray": np.asarray,
     "np.array(copy=False)": lambda x: np.array(x, copy=False),
     "np.array(ndmin=2)": lambda x: np.array(x, copy=None, ndmin=2),
     "x.astype(copy=False)": lambda x: x.astype(x.dtype, copy=False),
-    "x.view()": lambda x: x.view(), "x.conjugate()": lambda x: x.conjugate(),
+    "x.view()": lambda x: x.view(),
+    "x.conjugate()": lambda x: x.conjugate(),
 }
 _RETURNS_COPY = {
-    "x.flatten()": lambda x: x.flatten(), "x.copy()": lambda x: x.copy(),
-    "np.array": np.array, "x.astype(same)": lambda x: x.astype(x.dtype),
-    "np.conj": np.conj, "np.positive": np.positive,
+    "x.flatten()": lambda x: x.flatten(),
+    "x.copy()": lambda x: x.copy(),
+    "np.array": np.array,
+    "x.astype(same)": lambda x: x.astype(x.dtype),
+    "np.conj": np.conj,
+    "np.positive": np.positive,
 }
 
 
