@@ -144,7 +144,7 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
         if parent is not None and positions:  # views among the inputs stay views
             pairs = [(leaves[k], input_at[k]) for k in sorted(positions)
                      if k in input_at and isinstance(leaves[k], Tracer)]
-            views.link_inputs(builder, [x for x, _ in pairs], [t for _, t in pairs])
+            views.link_inputs(builder, [x for x, _ in pairs], [t for _, t in pairs], leaves)
         context = scope(builder, inputs) if scope is not None else contextlib.nullcontext()
         with context, (variable_names() if name_values else contextlib.nullcontext()):
             out = fn(*tree.unflatten(inner))

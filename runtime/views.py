@@ -296,7 +296,7 @@ def _own_value_read(view, atom, builder) -> bool:
 
 
 # -- staged blocks: views of the values a block takes as inputs ---------------------------------
-def link_inputs(builder, outer: list, inner: list) -> None:
+def link_inputs(builder, outer: list, inner: list, state: tuple = ()) -> None:
     """Records that the input Tracers `inner` of a staged block stand for `outer` ones.
 
     An input standing for a view of a value another input stands for (directly
@@ -304,7 +304,9 @@ def link_inputs(builder, outer: list, inner: list) -> None:
     that input, so that a write in the block reaches both; an outer view read in
     the block (`inner_version`) is derived from the input its base stands for.
     The inputs so used are noted (`builder.used_stand_ins`): a loop body must
-    pass them on as themselves.
+    pass them on as themselves. Two inputs sharing the memory of an array that is
+    none of the block's `state` (a view of it, and a value that is it on some
+    path) are a `CarryNeeded` for that array.
     """
     builder.stand_ins = {}
     for o, i in zip(outer, inner):
@@ -318,6 +320,19 @@ def link_inputs(builder, outer: list, inner: list) -> None:
             if base is not None:
                 link(i, base, (o.viewing.derive, o.viewing.scatter, o.viewing.contiguous))
                 builder.used_stand_ins.add(id(i))
+            elif all(root_of(o) is not x for x in state) and \
+                    any(p is not o and root_of(p) is root_of(o) for p in outer):
+                raise _carry_the_root(builder, o)
+
+
+def _carry_the_root(builder, view) -> CarryNeeded:
+    """Two inputs of a block share memory (a view and a value that is, on some path, its
+    base) through an array the block does not carry: a write to one could not reach the
+    other, so the block is traced again carrying that array."""
+    root = root_of(view)
+    return CarryNeeded(root, builder, TracingError(
+        f"{_name(view)} and another value of the staged block{location_note(user_source())} "
+        f"share the memory of {_name(root)}, which the block does not carry as its state"))
 
 
 def inner_version(builder, x):
