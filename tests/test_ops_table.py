@@ -3,7 +3,7 @@
 Each row is a function and its arguments (`A`: an array made per dtype); each
 runs over float32, float64, int32, int64 and bool, with known and with unknown
 dimensions, through `oracle.check_row`. Elementwise ufuncs and operators have
-their own table in `test_ops_table_ufuncs.py`; `test_every_primitive_has_a_row`
+their own table in `test_ops_table_ufuncs.py`; `test_every_primitive_and_function_has_a_row`
 covers both.
 """
 from __future__ import annotations
@@ -149,6 +149,7 @@ REDUCTIONS = [
     Row("var(correction=1)", lambda x: np.var(x, correction=1)),
     Row("max(axis=3)", lambda x: np.max(x, axis=3), (X3,), error=True),
     Row("max(empty)", lambda x: np.max(x[:0], axis=0), error=True),
+    Row("amax", lambda x: np.amax(x, axis=1)), Row("amin", lambda x: np.amin(x, axis=0)),
     Row("argmax(axis=(0,1))", lambda x: np.argmax(x, axis=(0, 1)), error=True),
     Row("add.reduce", np.add.reduce, (X3,)),
     Row("add.reduce(axis=(0,2),keepdims)", lambda x: np.add.reduce(x, (0, 2), keepdims=True),
@@ -352,11 +353,22 @@ TESTED_ELSEWHERE = {
 }
 
 
-def test_every_primitive_has_a_row():
-    """Each primitive is used by some row, and has a kernel and an abstract-eval rule."""
+def test_every_primitive_and_function_has_a_row(monkeypatch):
+    """Each primitive is used by some row, and has a kernel and an abstract-eval rule; each
+    NumPy function and ufunc with a handler (docs/numpy.md's "staged" rows that NumPy
+    dispatches) is called by some row."""
+    called = set()
+    noted = runtime.dispatch._noted
+    monkeypatch.setattr(runtime.dispatch, "_noted", lambda name, handler, *args, **kwargs: (
+        called.add(name), noted(name, handler, *args, **kwargs))[1])
     used, wrong = trace_rows(ROWS + OPERATOR_ROWS + UFUNC_ROWS + NUMBERS_ROWS + LINALG_ROWS
                              + BUILDING_ROWS + SIZES_ROWS + METHODS_ROWS + MORE_ROWS)
     assert not wrong, f"rows whose error flag disagrees with what NumPy does: {wrong}"
+    handled = {runtime.dispatch.public_name(f) for f in runtime.dispatch.array_function_handlers}
+    handled |= {f"numpy.{u.__name__}" for u, method in runtime.dispatch.ufunc_handlers
+                if method == "__call__"}
+    assert not sorted(handled - called), \
+        f"NumPy functions no row of the table calls: {sorted(handled - called)}"
     unused = sorted(set(primitives.registry) - used - set(TESTED_ELSEWHERE))
     assert not unused, f"primitives no row of the table exercises: {unused}"
     incomplete = sorted(name for name, p in primitives.registry.items()

@@ -4,7 +4,7 @@ rearranging.py) against eager NumPy.
 Each row runs over `DTYPES` (int8, uint8 and complex128 too where `ALL` says),
 with known and with unknown dimensions, through `oracle.check_row`. Functions
 NumPy runs in place (`fill_diagonal`, `put_along_axis`, `copyto`) are rows on a
-copy, so the row stays a pure function; `test_every_primitive_has_a_row`
+copy, so the row stays a pure function; `test_every_primitive_and_function_has_a_row`
 (tests/test_ops_table.py) counts `BUILDING_ROWS`.
 """
 from __future__ import annotations

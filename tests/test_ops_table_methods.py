@@ -9,7 +9,7 @@ the Python type's dtype (a float's float64, an int's int64), so a graph that
 typed the number otherwise fails the row. `math.*` rows bind `python_call`
 directly: outside converted code Python's `math.sqrt` asks the value for a
 float, which a traced value cannot give (tests/test_conversions.py runs them
-in converted code). `test_every_primitive_has_a_row` counts `METHODS_ROWS`.
+in converted code). `test_every_primitive_and_function_has_a_row` counts `METHODS_ROWS`.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ against eager NumPy.
 
 Each row runs over `DTYPES` (int8, uint8 and complex128 too where `ALL` says),
 with known and with unknown dimensions, through `oracle.check_row`;
-`test_every_primitive_has_a_row` (tests/test_ops_table.py) counts `MORE_ROWS`.
+`test_every_primitive_and_function_has_a_row` (tests/test_ops_table.py) counts `MORE_ROWS`.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The numbers, comparisons and statistics table: each function against NumPy.
 
 Rows run through `oracle.check_row` (every dtype of the row, known and unknown
-dimensions) like `test_ops_table.py`, whose `test_every_primitive_has_a_row`
+dimensions) like `test_ops_table.py`, whose `test_every_primitive_and_function_has_a_row`
 counts `NUMBERS_ROWS` too. NaN handling, empty and 0-d inputs, gradients and
 run-time sizes feeding loops are in `test_numbers.py`.
 """

@@ -1,7 +1,7 @@
 """Run-time sizes and random draws against NumPy: the table.
 
 Rows run through `oracle.check_row` (every dtype of the row, known and unknown
-dimensions) like `test_ops_table.py`, whose `test_every_primitive_has_a_row`
+dimensions) like `test_ops_table.py`, whose `test_every_primitive_and_function_has_a_row`
 counts `SIZES_ROWS` too. NumPy never dispatches `np.zeros(k)` or `np.random.rand(3)`
 to a traced value, so rows call them as converted code does (`call`: staged where
 a size is traced, or always for a draw, while a graph is traced). Random rows seed
