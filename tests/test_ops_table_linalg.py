@@ -12,9 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from oracle import DTYPES, A, Row, cases, check_row
+import oracle
+from oracle import DTYPES, A, cases, check_row
 
-DTYPES_C = DTYPES + ("complex128",)
+DTYPES_8 = DTYPES + ("int8", "uint8")
+DTYPES_C = DTYPES_8 + ("complex128",)
+
+
+def Row(*args, dtypes=DTYPES_8, **kwargs):   # noqa: N802 - oracle.Row, over int8 and uint8 too
+    return oracle.Row(*args, dtypes=dtypes, **kwargs)
 SQ, SQ_B, TALL, WIDE = A((3, 3)), A((2, 3, 3)), A((4, 3)), A((3, 4))
 V3 = A((3,))
 
