@@ -149,6 +149,7 @@ REARRANGING = [
     Row("pad(negative)", lambda x: np.pad(x, -1), error=True),
     Row("pad(float width)", lambda x: np.pad(x, 1.5), error=True),
     Row("pad(bad mode)", lambda x: np.pad(x, 1, "nope"), error=True),
+    Row("pad(edge,empty axis)", lambda x: np.pad(x[:0], 1, "edge"), error=True),
     Row("pad(bad kwarg)", lambda x: np.pad(x, 1, "edge", constant_values=1), error=True),
     Row("delete", lambda x: np.delete(x, 1, axis=1), dtypes=ALL),
     Row("delete(None)", lambda x: np.delete(x, [0, 4])),

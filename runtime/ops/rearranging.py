@@ -29,6 +29,7 @@ from ..tracer import Tracer, bind
 from ..tracer_value import tracer_method, write_in_place
 from ._rules import aval
 from .building import arange_along, array, shape_of, writable
+from .effects import assert_
 from .indexing import getitem
 from .introspection import dynamic_shape
 from .shape_ops import fmt_shape, ndim
@@ -271,6 +272,8 @@ def _pad(array_, pad_width, mode="constant", **kwargs):  # noqa: C901
             idx = np.pad(np.arange(n), (before, after), mode)  # NumPy's errors (empty axis)
         else:
             length = dynamic_shape(a)[axis]
+            assert_(length > 0, ValueError(   # NumPy's error, raised when the graph runs
+                f"can't extend empty axis {axis} using modes other than 'constant' or 'empty'"))
             q = np.concatenate([np.arange(-before, 0), arange_along(a, axis),
                                 length + np.arange(after)])
             idx = _INDEX_MAPS[mode](q, length)
