@@ -15,6 +15,7 @@ from .converters import (
                          logical,
                          print_assert,
                          returns,
+                         shapes,
                          tries,
                          whiles,
                          writes,
@@ -47,6 +48,8 @@ PIPELINE = (
     ("index_tricks", index_tricks),
     # `TABLE[i]` with i traced becomes an ag__ call (a NumPy array takes no traced index).
     ("item_reads", item_reads),
+    # `u.shape` of a traced array with an unknown dimension: that dimension traced.
+    ("shapes", shapes),
     # Last: every remaining call goes through converted_call.
     ("calls", calls),
 )

@@ -114,3 +114,45 @@ def test_a_graph_with_run_time_sizes_saves_and_loads(tmp_path):
     loaded = ag.load(tmp_path / "f")
     for w, l in zip(g(np.int64(3), np.float64(2.0)), loaded(np.int64(3), np.float64(2.0))):
         np.testing.assert_array_equal(l, w)
+
+
+# -- `x.shape`, `len(x)`, `x.size` of an unknown dimension, in converted code -------------------
+def sum_of_uniques_by_index(x):
+    u = np.unique(x)
+    total = 0.0
+    for i in range(len(u)):          # len(u): a traced Python int: the loop is staged
+        total += u[i]
+    return total * len(u), u.shape[0] * np.float32(2), u.size
+
+
+def more_than_one_positive(x):
+    p = x[x > 0]
+    if p.shape[0] > 1:               # a staged `if` on a run-time length
+        return p.sum()
+    return x.max()
+
+
+def checked_shapes(x):
+    p, q = x[x > 0], x[x < 0]
+    assert p.shape == q.shape, "as many positive as negative values"
+    return p - q
+
+
+@pytest.mark.parametrize("fn", [sum_of_uniques_by_index, more_than_one_positive])
+def test_shape_and_len_of_an_unknown_dimension_are_traced_python_ints(fn):
+    converted = ag.convert(fn)
+    for x in ([3.0, 1.0, 3.0, 2.0], [2.0, 2.0, 2.0, 2.0], [-1.0, 5.0, -2.0, 0.5]):
+        x = np.array(x)
+        expected, got = fn(x), converted(x)
+        for want, have in zip(np.atleast_1d(expected), np.atleast_1d(got)):
+            assert np.asarray(have).dtype == np.asarray(want).dtype   # weak, as eager ints
+            np.testing.assert_array_equal(have, want)
+    assert converted.trace_count == 1
+
+
+def test_two_run_time_shapes_compare_when_the_graph_runs():
+    converted = ag.convert(checked_shapes)
+    x = np.array([1.0, -2.0, 3.0, -4.0])
+    np.testing.assert_array_equal(converted(x), checked_shapes(x))
+    with pytest.raises(AssertionError, match="as many positive as negative values"):
+        converted(np.array([1.0, 2.0, 3.0, -4.0]))

@@ -9,6 +9,7 @@ from .lists import list_append, list_comp
 from .local_arrays import method_in_place, out_call
 from .logical import and_, compare_chain, not_, or_
 from .loops import enumerate_, for_stmt, range_, while_stmt, zip_
+from .shapes import shape_of, size_of
 from .undefined import Placeholder, Undefined, bound_or_undefined, ld, returned, returned_none
 from .writes import augmented, check_global_write, setattr_, setitem, slice_
 
@@ -16,6 +17,6 @@ __all__ = [
     "Placeholder", "Undefined", "and_", "assert_", "augmented", "bound_or_undefined", "caught",
     "check_global_write", "compare_chain", "converted_call", "enumerate_", "for_stmt", "getitem", "if_exp",
     "if_stmt", "index_trick", "ld", "list_append", "list_comp", "method_in_place", "not_", "or_",
-    "out_call", "print_", "range_", "returned", "returned_none", "setattr_", "setitem", "slice_",
+    "out_call", "print_", "range_", "returned", "returned_none", "setattr_", "setitem", "shape_of", "size_of", "slice_",
     "try_region", "while_stmt", "zip_",
 ]

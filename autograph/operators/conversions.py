@@ -27,6 +27,7 @@ from runtime.ops.python_calls import NAMES, python_call
 from runtime.ops.python_numbers import convert_weak
 
 from .array_likes import as_array, holds_traced
+from .shapes import len_of
 
 _SCALAR_TYPES = frozenset(t for t in np.sctypeDict.values()
                           if issubclass(t, np.generic) and np.dtype(t).kind in "biufc")
@@ -67,6 +68,9 @@ def conversion_call(f, args: tuple, kwargs: dict):
     name = NAMES.get(f)
     if name is not None:
         return python_call(name, *args)
+    if f is len and len(args) == 1:
+        length = len_of(args[0])   # of an unknown dimension: a traced Python int
+        return NotImplemented if length is None else length
     if len(args) != 1 or not isinstance(args[0], Tracer):
         return NotImplemented
     x = args[0]
