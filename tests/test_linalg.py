@@ -304,3 +304,22 @@ def test_saved_graph_with_decompositions_round_trips(tmp_path):
     got, want = ag.load(tmp_path / "f")(a, b), f(a, b)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
+
+
+def test_matrix_power_by_a_power_known_when_the_graph_runs():
+    """One trace for every power: NumPy's steps (inv, 0, 3, the binary decomposition)
+    staged, so each result is NumPy's bit for bit; its gradient is the constant power's."""
+    power = ag.convert(np.linalg.matrix_power, autograph=False)
+    a = np.random.default_rng(3).normal(size=(2, 3, 3))
+    for n in (0, 1, 2, 3, 4, 5, 6, 11, -1, -2, -3, -7):
+        np.testing.assert_array_equal(power(a, np.int64(n)), np.linalg.matrix_power(a, n))
+    assert power.trace_count == 1
+    for n in (5, -2):
+        traced = ag.grad(lambda a, n: np.linalg.matrix_power(a, n).sum())(a, np.int64(n))
+        constant = ag.grad(lambda a: np.linalg.matrix_power(a, n).sum())(a)
+        np.testing.assert_allclose(traced, constant, rtol=1e-10)
+
+
+def test_matrix_power_of_an_integer_matrix_by_a_traced_power_is_refused():
+    with pytest.raises(ag.TracingError, match="negative power gives float64"):
+        ag.convert(np.linalg.matrix_power, autograph=False)(np.eye(2, dtype=int), np.int64(2))

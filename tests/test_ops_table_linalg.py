@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import oracle
-from oracle import DTYPES, A, cases, check_row
+from oracle import DTYPES, A, S, cases, check_row
 
 DTYPES_8 = DTYPES + ("int8", "uint8")
 DTYPES_C = DTYPES_8 + ("complex128",)
@@ -171,6 +171,9 @@ PRODUCTS = (_rows("matrix_rank", np.linalg.matrix_rank, _RANK, dtypes=DTYPES_C)
         error=True),
     Row("matrix_power[2x3]", lambda x: np.linalg.matrix_power(x, 2), (A((2, 3)),), error=True),
     Row("matrix_power[1.5]", lambda x: np.linalg.matrix_power(x, 1.5), (SQ,), error=True),
+    Row("matrix_power[traced n]", lambda x, n: np.linalg.matrix_power(x, n),
+        (SQ, S(lo=-3, hi=7, dtype="int64")), dtypes=("float32", "float64", "complex128"),
+        rtol=1e-5),
     Row("multi_dot[3]", lambda a, b, c: np.linalg.multi_dot([a, b, c]),
         (A((4, 3)), A((3, 5)), A((5, 2))), dtypes=DTYPES_C, rtol=1e-5),
     Row("multi_dot[3,right first]", lambda a, b, c: np.linalg.multi_dot([a, b, c]),

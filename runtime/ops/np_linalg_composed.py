@@ -27,10 +27,14 @@ from numpy.linalg._linalg import _multi_dot_matrix_chain_order as _chain_order  
 from .. import primitives
 from ..abstract import normalize_axis
 from ..dispatch import implements, unsupported
+from ..errors import TracingError
+from ..source import location_note, user_source
 from ..tracer import Tracer, bind
 from ._rules import aval
+from .control_flow import cond
 from .introspection import dynamic_shape
 from .shape_ops import operand
+from .while_loop import while_loop
 
 
 # -- masks -------------------------------------------------------------------------------
@@ -232,6 +236,8 @@ def _matrix_power(a, n):
         raise LinAlgError("Last 2 dimensions of the array must be square")
     if None in shape[-2:]:  # NumPy's check, when the graph runs
         a = bind(square_p, a)
+    if isinstance(n, Tracer):
+        return _traced_power(a, n)
     try:
         n = operator.index(n)
     except TypeError as e:
@@ -252,6 +258,36 @@ def _matrix_power(a, n):
         if bit:
             result = z if result is None else np.matmul(result, z)
     return result
+
+
+def _traced_power(a, n):
+    """`matrix_power(a, n)` for an `n` known when the graph runs, by NumPy's steps: `inv`
+    for a negative power (a staged `if`), the identity for 0, `(a @ a) @ a` for 3, else
+    the binary decomposition (a staged loop: `z = z @ z` per bit, `result @ z` where set)."""
+    if n.ndim or n.dtype.kind not in "iu":
+        raise TypeError("exponent must be an integer")
+    if a.dtype.kind not in "fc":
+        raise TracingError(
+            f"matrix_power of a {a.dtype} matrix by a power known only when the graph runs"
+            f"{location_note(user_source())}: a negative power gives float64 (`inv`), another "
+            f"the matrix's own dtype; pass `a.astype(float)`, or a constant power")
+    a = cond(n < 0, np.linalg.inv, lambda a: a, a)
+    k = np.abs(n)
+
+    def step(state):
+        z, result, k, first, started = state
+        z = cond(first, lambda z: z, lambda z: np.matmul(z, z), z)
+        bit = k % 2 == 1
+        result = cond(bit, lambda r, z: cond(started, np.matmul, lambda r, z: z, r, z),
+                      lambda r, z: r, result, z)
+        return z, result, k // 2, np.False_, started | bit
+
+    def binary(a, k):
+        return while_loop(lambda state: state[2] > 0, step,
+                          (a, eye_like(a), k, np.True_, np.False_))[1]
+
+    return cond(k == 0, lambda a, k: eye_like(a), lambda a, k: cond(
+        k == 3, lambda a, k: np.matmul(np.matmul(a, a), a), binary, a, k), a, k)
 
 
 def _chain(arrays, order, i, j):
