@@ -211,6 +211,7 @@ def assert_array_same(expected, got, rtol=1e-6, atol=0.0, where="graph"):
 
 # -- table rows ----------------------------------------------------------------
 DTYPES = ("float32", "float64", "int32", "int64", "bool")
+ALL_DTYPES = DTYPES + ("int8", "uint8", "complex128")
 
 
 @dataclasses.dataclass(frozen=True)

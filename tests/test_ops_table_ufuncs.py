@@ -13,7 +13,7 @@ import operator
 
 import numpy as np
 import pytest
-from oracle import DTYPES, A, Row, S, cases, check_row
+from oracle import ALL_DTYPES, A, Row, S, cases, check_row
 
 from runtime.ops.elementwise import ELEMENTWISE_UFUNCS
 
@@ -55,7 +55,7 @@ def _rows():
     rows = []
     for ufunc in ELEMENTWISE_UFUNCS:
         fn, name = _applied(ufunc), ufunc.__name__
-        dtypes = DTYPES + EXTRA_DTYPES.get(name, ())
+        dtypes = ALL_DTYPES + EXTRA_DTYPES.get(name, ())
         shapes = [(2, 3)] if ufunc.nin == 1 else [(2, 3), (3,)]
         arrays = tuple(A(s, **_domain(ufunc, i)) for i, s in enumerate(shapes))
         scalars = tuple(S(**_domain(ufunc, i)) for i in range(ufunc.nin))

@@ -26,7 +26,7 @@ def _convert(fn, out_tree, out_avals, result, xp=np):
                          f"declares {out_tree}")
     arrays = []
     for leaf, aval in zip(leaves, out_avals):
-        array = np.asarray(leaf).astype(aval.dtype, copy=False)
+        array = np.asarray(leaf, dtype=aval.dtype)  # NumPy's conversion (770 into uint8 raises)
         if not AbstractValue(aval.shape, aval.dtype).accepts(AbstractValue(array.shape, aval.dtype)):
             raise ValueError(f"py_function {fn.__name__!r} returned shape {array.shape} "
                              f"where out declares {aval}")
