@@ -139,6 +139,15 @@ def test_array_and_asarray_of_traced_values():
     same_as_eager(lambda x: np.array([x[0, 0], float(x[1, 1])]), x)
 
 
+def test_array_and_asarray_take_numpys_positional_and_keyword_arguments():
+    x = np.arange(6.0).reshape(2, 3)
+    same_as_eager(lambda x: np.asarray(x, np.float32, "C") + 1, x)
+    same_as_eager(lambda x: np.array(x, np.int64, ndmin=3), x)
+    same_as_eager(lambda x: np.asarray(x.T, order="F", copy=True), x)
+    same_as_eager(lambda x: np.array(x[0], copy=None, ndmin=2)[0], x)
+    same_as_eager(lambda x: np.array(x, dtype=np.int8, copy=False), x)   # NumPy's ValueError
+
+
 def test_contiguous_and_fortran_arrays_of_traced_values():
     x = np.arange(6.0).reshape(2, 3)
     same_as_eager(lambda x: np.ascontiguousarray(x.T).sum(axis=1), x)

@@ -67,7 +67,10 @@ _CONSTRUCTORS = {np.array: True, np.asarray: None, np.asanyarray: None,
                  np.ascontiguousarray: "C", np.asfortranarray: "F"}
 """-> the default `copy` of a traced array (True: copied; None: returned as it is where it
 fits), or the layout the function gives it (`as_layout`)."""
-_ARGUMENTS = ("dtype", "copy", "order", "ndmin")
+_ARGUMENTS = {np.array: (("dtype",), {"dtype", "copy", "order", "ndmin"}),
+              np.asarray: (("dtype", "order"), {"dtype", "order", "copy"}),
+              np.asanyarray: (("dtype", "order"), {"dtype", "order", "copy"})}
+"""-> the arguments NumPy's signature takes by position, and all those staged here."""
 
 
 def construct(f, args: tuple, kwargs: dict):
@@ -79,12 +82,12 @@ def construct(f, args: tuple, kwargs: dict):
         return handler(as_array(args[0]) if holds_traced(args[0]) else args[0],
                        *args[1:], **kwargs)   # `np.require`, `np.asarray_chkfinite`
     default = next((c for k, c in _CONSTRUCTORS.items() if k is f), False)
-    names = _ARGUMENTS if f is np.array else _ARGUMENTS[:3] if f in (np.asarray, np.asanyarray) \
-        else _ARGUMENTS[:1]
-    if default is False or not args or len(args) > len(names) + 1 or \
-            set(kwargs) - set(names[len(args) - 1:]):
+    positional, staged = next((a for k, a in _ARGUMENTS.items() if k is f),
+                              (("dtype",), {"dtype"}))
+    if default is False or not args or len(args) > len(positional) + 1 or \
+            set(kwargs) - staged or set(kwargs) & set(positional[:len(args) - 1]):
         return NotImplemented
-    options = {**dict(zip(names, args[1:])), **kwargs}
+    options = {**dict(zip(positional, args[1:])), **kwargs}
     value, dtype = args[0], options.get("dtype")
     copy, order = options.get("copy", default), options.get("order") or "K"
     if holds_traced(value):
