@@ -245,9 +245,20 @@ def _derive_again(base, written, builder) -> None:
         _derive_again(v, written, builder)
 
 
+_RETURNED = "the value the function returns"
+
+
+def _message_name(name: str | None) -> str:
+    """`'y'` for a user's name; the converter's own ones (`retval_`, which holds what a
+    `return` inside a staged block returns) said in words."""
+    if not name:
+        return "a traced value"
+    return _RETURNED if name.startswith("retval_") else repr(name)
+
+
 def name_of(t) -> str:
     """The Tracer t's name for messages: `'y'`, or "a traced value"."""
-    return repr(t.node.name) if t.node.name else "a traced value"
+    return _message_name(t.node.name)
 
 
 _name = name_of
@@ -370,7 +381,8 @@ def rebound_in_loop(rebound: str | None, written) -> TracingError:
     """A loop body wrote `written` (its state `rebound`, or an array that state is a second
     name or view for) in place, and binds `rebound` to another array: in the next step
     the name holds other memory, which the graph cannot follow."""
-    name = repr(rebound) if rebound else "a traced value"
+    name = _message_name(rebound)
+    rebound = rebound if name != _RETURNED else None
     root = root_of(written)
     what = (f"writes {name} in place and binds it" if root is written else
             f"writes {_name(root)} in place while {name}, which shares its memory, is bound")
