@@ -73,6 +73,7 @@ class GraphBuilder:
         self.joined_weak: dict = {}               # Var id -> (its Python type on some path, origin)
         self.stand_ins: dict = {}                 # id(outer Tracer) -> (it, the input for it)
         self.used_stand_ins: set[int] = set()     # ids of those inputs that views derive from
+        self.derived: dict = {}    # id(outer view) -> (it, its value derived from an input)
 
     def note_unknown_dim_read(self) -> None:
         """Records, on the root graph's builder, that Python code read an unknown dimension."""

@@ -348,17 +348,25 @@ def _carry_the_root(builder, view) -> CarryNeeded:
 
 def inner_version(builder, x):
     """The value of `builder`'s graph standing for the outer Tracer x: the input that
-    stands for it, or x derived from the input standing for its base; None if none."""
+    stands for it, or x derived from the input standing for its base; None if none.
+
+    A derived one is kept by `builder` (`derived`) and given again: it stays a live view
+    of that input, so a write to the input reaches it, and a block nested in this one
+    that reads it while writing the input is seen to (`refuse_stale_reads`)."""
     nearest = _nearest_version(builder, x)
     if nearest.builder is builder:
         return nearest
     if x.viewing is None or x.viewing.derive is None:
         return None
+    known = builder.derived.get(id(x))
+    if known is not None and known[0] is x:
+        return known[1]
     base = inner_version(builder, x.viewing.base)
     if base is None:
         return None
     view = x.viewing.derive(base)
     link(view, base, (x.viewing.derive, x.viewing.scatter, x.viewing.contiguous))
+    builder.derived[id(x)] = (x, view)
     return view
 
 

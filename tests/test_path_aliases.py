@@ -315,6 +315,35 @@ def test_a_loop_writing_an_array_whose_second_name_it_rebinds_is_refused(fn, nam
         ag.convert(fn)(np.ones(3), np.int64(2))
 
 
+def view_written_in_a_nested_if_after_a_loop_that_may_return(n, k, x):
+    w = x[:]
+    for j in range(n, 5):        # x is the argument where the loop runs no trip
+        x = x * 2.0
+        if k > 100:
+            return x
+    if k > 0:                    # a staged `if` in the one guarding the rest of the function
+        w += 2.0                 # writes the argument: the x read below must see it
+        return x + 1.0
+    return x
+
+
+def test_a_write_in_a_nested_block_reaches_a_conditional_view_it_reads():
+    # once a silent wrong answer (the last campaign): the outer block derived x from its
+    # input for the argument, the inner one read that derived value, and the write
+    # through w did not reach it once it was no longer held (eager [3.5 2 4.5], graph
+    # [1.5 0 2.5])
+    converted = ag.convert(view_written_in_a_nested_if_after_a_loop_that_may_return)
+    for n in (7, 3):
+        x = np.array([0.5, -1.0, 1.5])
+        expected = view_written_in_a_nested_if_after_a_loop_that_may_return(
+            np.int64(n), np.int64(2), x.copy())
+        written = x.copy()
+        got = converted(np.int64(n), np.int64(2), written)
+        np.testing.assert_array_equal(got, expected)
+        np.testing.assert_array_equal(written, x + 2.0)
+    assert converted.trace_count == 1
+
+
 def view_written_in_a_loop_that_may_rebind_its_base_in_an_inner_loop(n, k, x):
     y = x * 0.5
     w = y[:]
