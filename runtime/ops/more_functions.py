@@ -69,20 +69,19 @@ def _hsplit(ary, indices_or_sections):
     return _split(ary, indices_or_sections, 1 if ndim(ary) > 1 else 0)
 
 
-@implements(np.vsplit)
-def _vsplit(ary, indices_or_sections):
-    ary = array(ary)
-    if ndim(ary) < 2:
-        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
-    return _split(ary, indices_or_sections, 0)
+def _split_along(name: str, axis: int):
+    """`np.vsplit` (axis 0) and `np.dsplit` (axis 2): of arrays of more than `axis` dims."""
+    def split(ary, indices_or_sections):
+        ary = array(ary)
+        if ndim(ary) <= max(axis, 1):
+            raise ValueError(f"{name} only works on arrays of {max(axis, 1) + 1} or more "
+                             f"dimensions")
+        return _split(ary, indices_or_sections, axis)
+    return split
 
 
-@implements(np.dsplit)
-def _dsplit(ary, indices_or_sections):
-    ary = array(ary)
-    if ndim(ary) < 3:
-        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
-    return _split(ary, indices_or_sections, 2)
+implements(np.vsplit)(_split_along("vsplit", 0))
+implements(np.dsplit)(_split_along("dsplit", 2))
 
 
 # -- broadcast_arrays (views whose writes are refused) -----------------------------------
