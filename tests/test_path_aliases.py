@@ -344,6 +344,37 @@ def test_a_write_in_a_nested_block_reaches_a_conditional_view_it_reads():
     assert converted.trace_count == 1
 
 
+def view_written_in_three_ifs_that_may_rebind_its_base(k, x):
+    y = np.tanh(x)
+    w = y[:2]
+    if k > 5:
+        y = y + 1.0
+    else:
+        w -= 2.0              # writes y, where y is still the array from before
+    if k > 5:
+        y = y + 1.0
+    else:
+        w -= 2.0
+    if k > 5:
+        y = y + 1.0
+    else:
+        w -= 2.0              # the third write is lost
+    return y
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "#12, open: a silent class the final campaign found (1 program, 7 calls in 50,000 "
+    "programs: a loop over a traced array of known length, unrolled into staged ifs), "
+    "minimized. After two staged ifs that each may rebind y, y is a conditional view of a "
+    "conditional view of the array w views; the third write through w does not reach it "
+    "(eager y[0] -6, graph -4). Two such ifs work"))
+def test_a_view_written_in_three_ifs_that_may_rebind_its_base_reaches_it():
+    x = np.array([0.0, 2.0, 0.5])
+    np.testing.assert_array_equal(
+        ag.convert(view_written_in_three_ifs_that_may_rebind_its_base)(np.int64(-1), x),
+        view_written_in_three_ifs_that_may_rebind_its_base(np.int64(-1), x))
+
+
 def view_written_in_a_loop_that_may_rebind_its_base_in_an_inner_loop(n, k, x):
     y = x * 0.5
     w = y[:]
