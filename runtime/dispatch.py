@@ -9,6 +9,9 @@ silently becomes a constant.
 """
 from __future__ import annotations
 
+import functools
+import inspect
+
 import numpy as np
 
 from .errors import TracingError, add_note_once
@@ -91,6 +94,8 @@ def call_array_function(func, args, kwargs):
     if values is not kwargs.values() or func in writes_out and "out" in kwargs:
         kwargs = dict(zip(kwargs, values))
     args = _values(args)
+    if func in writes_out and "out" not in kwargs:
+        args, kwargs = _out_by_keyword(func, args, kwargs)
     out = kwargs.pop("out", None) if func in writes_out else None
     result = _noted(name, handler, *args, **kwargs)
     if out is None:
@@ -101,6 +106,27 @@ def call_array_function(func, args, kwargs):
         raise unsupported(f"{name}(..., out=...) with an out that is not a traced array")
     _noted(name, check_out, func, out, result, args, kwargs)
     return out_writer(out, result, name)
+
+
+@functools.lru_cache(maxsize=None)
+def _parameters(func) -> tuple:
+    """The names of `func`'s parameters that may be given by position."""
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return ()
+    return tuple(p.name for p in parameters
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+
+def _out_by_keyword(func, args, kwargs):
+    """`args` and `kwargs` with an `out` given by position (`np.sum(a, 0, None, out)`),
+    and those after it, moved to the keywords."""
+    names = _parameters(func)
+    if "out" not in names or len(args) <= names.index("out"):
+        return args, kwargs
+    k = names.index("out")
+    return args[:k], {**kwargs, **dict(zip(names[k:], args[k:]))}
 
 
 def check_out(func, out, result, args, kwargs) -> None:

@@ -90,6 +90,14 @@ def test_a_local_out_of_another_dtype_is_refused():
         ag.convert(into_a_local_array_of_another_dtype)(X)
 
 
+def test_an_out_given_by_position_is_written():
+    f = _returning_out(lambda x, o: np.sum(x, 0, None, o, True))   # keepdims after it
+    expected_out, expected = f(X, np.zeros((1, 3)))
+    got_out, got = ag.convert(f, autograph=False)(X, np.zeros((1, 3)))
+    np.testing.assert_array_equal(got_out, expected_out)
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_an_out_written_in_a_staged_loop():
     def running_means(x, n):
         o = np.zeros(3)
