@@ -140,8 +140,11 @@ def _flags_between(leaf, root):
     or None where one of them is another kind of view."""
     thunks = []
     while leaf is not root:
-        thunk = _flag_of(leaf)
-        if thunk is None or leaf.viewing.derive is None:
+        if leaf.viewing is None or leaf.viewing.derive is None:
+            return None
+        # a conditional view, or one derived from a block's input (`views.inner_version`)
+        thunk = _flag_of(leaf) or getattr(leaf.viewing.derive, "taken", None)
+        if thunk is None:
             return None
         thunks.append(thunk)
         leaf = leaf.viewing.base
@@ -253,7 +256,7 @@ def _conditional(taken, result):
     def derive(base):
         with recording_in(base.builder):
             return np.where(taken(), base, own)
-    derive.own_value, derive.result = own, weakref.ref(result)
+    derive.own_value, derive.result, derive.taken = own, weakref.ref(result), taken
 
     def scatter(base, value):
         with recording_in(base.builder):

@@ -362,17 +362,29 @@ def view_written_in_three_ifs_that_may_rebind_its_base(k, x):
     return y
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "#12, open: a silent class the final campaign found (1 program, 7 calls in 50,000 "
-    "programs: a loop over a traced array of known length, unrolled into staged ifs), "
-    "minimized. After two staged ifs that each may rebind y, y is a conditional view of a "
-    "conditional view of the array w views; the third write through w does not reach it "
-    "(eager y[0] -6, graph -4). Two such ifs work"))
-def test_a_view_written_in_three_ifs_that_may_rebind_its_base_reaches_it():
-    x = np.array([0.0, 2.0, 0.5])
-    np.testing.assert_array_equal(
-        ag.convert(view_written_in_three_ifs_that_may_rebind_its_base)(np.int64(-1), x),
-        view_written_in_three_ifs_that_may_rebind_its_base(np.int64(-1), x))
+def view_written_in_a_loop_unrolled_into_ifs(k, x):
+    y = np.tanh(x)
+    w = y[:2]
+    for v in x:                   # a traced array of known length: unrolled
+        if v * k > 1.0:
+            y = y + 1.0
+        else:
+            w -= 2.0
+    return y
+
+
+@pytest.mark.parametrize("fn", [view_written_in_three_ifs_that_may_rebind_its_base,
+                                view_written_in_a_loop_unrolled_into_ifs])
+def test_a_view_written_in_ifs_that_may_rebind_its_base_reaches_it(fn):
+    # once a silent wrong answer (the final campaign of the session, minimized): after two
+    # such ifs, y is a conditional view of a conditional view; the branch's derived value of
+    # it had no flag, so the third write was lost (eager y[0] -6, graph -4)
+    converted = ag.convert(fn)
+    for k in (-1, 7, 2):
+        for x in ([0.0, 2.0, 0.5], [1.0, -1.0, 0.25], [0.5, 0.5, -2.0]):
+            x = np.array(x)
+            np.testing.assert_array_equal(converted(np.int64(k), x), fn(np.int64(k), x))
+    assert converted.trace_count == 1
 
 
 def view_written_in_a_loop_that_may_rebind_its_base_in_an_inner_loop(n, k, x):
