@@ -1,11 +1,18 @@
-"""Test options, the import path of the test helpers, and graph verification."""
+"""Test options, the import path of the test helpers, graph verification, and Hypothesis's
+profile: examples drawn the same way on every run (`HYPOTHESIS_PROFILE=explore` draws anew;
+campaigns explore further, see tests/generated_settings.py)."""
 import os
 import sys
+
+from hypothesis import settings
 
 import runtime.config
 
 sys.path.insert(0, os.path.dirname(__file__))
 runtime.config.verify_graphs = True  # every graph traced in the tests passes the verifier
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 def pytest_addoption(parser):
