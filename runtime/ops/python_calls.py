@@ -26,7 +26,7 @@ import numpy as np
 from .. import primitives
 from ..abstract import PYTHON_DTYPES, AbstractValue, python_aval
 from ..tracer import bind
-from ..tracer_value import Tracer, tracer_method
+from ..tracer_value import Tracer, _maybe_array, tracer_method
 
 _MATH = ("sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
          "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
@@ -111,7 +111,7 @@ def _round(x, ndigits=None):
     """`round(x)` of a traced value, as eager code's: a Python int of a number (Python's or
     NumPy's scalar); with `ndigits`, Python's digits of a Python float, NumPy's `np.round`
     of a NumPy scalar (its dtype kept); `TypeError` for an array, as NumPy 2 says."""
-    if x.ndim or x.node.id in x.builder.maybe_arrays:
+    if x.ndim or _maybe_array(x):   # an array eagerly, not a NumPy scalar
         raise TypeError("type numpy.ndarray doesn't define __round__ method")
     if ndigits is None or x.aval.weak:
         return python_call("round", x, *(() if ndigits is None else (ndigits,)))
