@@ -65,6 +65,7 @@ class GraphBuilder:
         self.captures: list[tuple] = []          # (outer atom, inner Var)
         self.shares_memory: set[int] = set()      # Vars that are NumPy views, or have views
         self._captured: dict[int, Var] = {}       # id(outer Var) -> inner Var
+        self._captured_atoms: dict[int, Var] = {} # id(parent's atom) -> inner Var
         self.resources: list[tuple] = []          # (Variable, resource Var): a root's inputs
         self._resource_vars: dict[int, Var] = {}  # id(Variable) -> its resource Var here
         self.finished = False
@@ -170,13 +171,16 @@ class GraphBuilder:
         inner = self._captured.get(tracer.node.id)
         if inner is None:
             outer = self.parent.atom(tracer)
+            inner = self._captured_atoms.get(outer.id)
+        if inner is None:  # one capture per atom of the parent (two Tracers may stand for one)
             inner = Var(tracer.aval, tracer.node.name)
             if tracer.node.id in tracer.builder.maybe_arrays:
                 self.maybe_arrays.add(inner.id)
             if tracer.node.id in tracer.builder.joined_weak:
                 self.joined_weak[inner.id] = tracer.builder.joined_weak[tracer.node.id]
             self.captures.append((outer, inner))
-            self._captured[tracer.node.id] = inner
+            self._captured_atoms[outer.id] = inner
+        self._captured[tracer.node.id] = inner
         return inner
 
     def add(self, prim, args, params):

@@ -457,3 +457,23 @@ def test_a_view_written_after_a_loop_that_may_return_reaches_its_base():
     got = ag.convert(view_written_after_a_loop_that_may_return)(np.int64(-1), x.copy(), 0)
     np.testing.assert_array_equal(got, view_written_after_a_loop_that_may_return(
         np.int64(-1), x.copy(), 0))
+
+
+def two_names_read_in_a_nested_branch(x, k):
+    y = x
+    s = x[0]
+    if k > 0:                     # takes x as its state (the branch rebinds it)...
+        if k > 1:
+            s = (x + y).sum()     # ...so x and y are two names for that one input here
+        x = x * 2
+    return x, s
+
+
+def test_two_names_for_one_input_are_one_capture_of_a_nested_branch():
+    # once a crash: the nested branch captured the one input twice and the graph
+    # kept one of the two (`NameError: name 'x_2' is not defined` when it ran)
+    converted = ag.convert(two_names_read_in_a_nested_branch)
+    for k in (0, 1, 2):
+        x = np.array([1.0, 2.0])
+        assert not differences(two_names_read_in_a_nested_branch(x.copy(), np.int64(k)),
+                               converted(x, np.int64(k)))
