@@ -25,6 +25,8 @@ import numpy as np
 from runtime import AbstractValue, TracingError, current_builder
 from runtime.backend import get_backend
 from runtime.ops.random import warn_frozen_draws
+from runtime.ops.effects import may_fail
+from runtime.ops.subgraphs import defer
 from runtime.source import note_original_location, user_stacklevel
 from runtime.tracing import is_array, trace_to_graph
 
@@ -198,7 +200,13 @@ class GraphFunction:
 
         def call(*leaves):
             args, kwargs = sig.rebuild(leaves)
-            return target(*args, **kwargs)
+            try:
+                return target(*args, **kwargs)
+            except Exception as error:
+                # an assert staged before may raise first when the graph runs, as eagerly
+                if may_fail(current_builder().eqns) and defer(error):
+                    return None
+                raise
 
         try:
             target = self._conversion.target(self.autograph)

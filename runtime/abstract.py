@@ -161,6 +161,12 @@ def _broadcast_dim(x, y):
     raise ValueError(f"dimensions {x} and {y} do not broadcast")
 
 
+def _numpy_shape_text(shape: Shape) -> str:
+    """A shape as NumPy's broadcast error writes it: `(2,3)`, `(3,)` (`?`: unknown)."""
+    dims = ["?" if d is None else str(d) for d in shape]
+    return "(" + ",".join(dims) + ("," if len(dims) == 1 else "") + ")"
+
+
 def broadcast_shapes(*shapes: Shape) -> Shape:
     """NumPy broadcasting over shapes that may hold unknown (None) dimensions."""
     ndim = max((len(s) for s in shapes), default=0)
@@ -170,8 +176,7 @@ def broadcast_shapes(*shapes: Shape) -> Shape:
             try:
                 out[i] = _broadcast_dim(out[i], dim)
             except ValueError:
-                pretty = " ".join(str(tuple("?" if d is None else d for d in s))
-                                  for s in shapes)
+                pretty = "".join(_numpy_shape_text(s) + " " for s in shapes)
                 raise ValueError(
                     f"operands could not be broadcast together with shapes {pretty}"
                 ) from None

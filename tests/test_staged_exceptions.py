@@ -276,6 +276,29 @@ def test_staged_raise_is_eagers_exception():
     assert converted.trace_count == 1
 
 
+COUNT = ag.Variable(np.int64(0), name="count")
+
+
+def raise_then_error_while_tracing(x):
+    COUNT.assign_add(1)
+    if x.sum() > 0:
+        raise KeyError("positive", 1)
+    return x + np.ones(4)          # NumPy's broadcast error, while tracing
+
+
+def test_an_error_raised_while_tracing_after_a_staged_raise_waits_for_it():
+    # eagerly the staged raise comes first where its branch runs; the error after it
+    # is raised when the graph reaches it, after the effects before it, as eagerly
+    converted = ag.convert(raise_then_error_while_tracing)
+    for x in (np.ones(3), -np.ones(3), np.ones(3)):
+        before = COUNT.numpy()
+        expected = _outcome(raise_then_error_while_tracing, x)
+        assert COUNT.numpy() == before + 1
+        assert _outcome(converted, x) == expected
+        assert COUNT.numpy() == before + 2
+    assert converted.trace_count == 1
+
+
 # -- a variable bound in one branch of a staged `if` --------------------------------
 
 def read_after_branch(x):

@@ -382,16 +382,17 @@ def test_python_numbers_in_a_staged_loop_meet_numpy_values_as_eagerly(case):
     assert _converted_loop.trace_count <= traces + 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "#12, open (found by a random draw of the test above): a Python int that overflows the "
-    "NumPy dtype it meets on the path where the loop runs no trip raises OverflowError while "
-    "tracing, for every count; eagerly a trip first raises ZeroDivisionError (128 // 0)"))
-def test_an_overflow_on_one_path_of_a_loop_is_raised_on_that_path_only():
-    args = (np.int64(1), np.int8(0), 128, 0, operator.floordiv, operator.add)
-    with pytest.raises(ZeroDivisionError):
-        loop_then_numpy(*args)
-    with pytest.raises(ZeroDivisionError):
-        ag.convert(loop_then_numpy)(*args)
+def test_an_error_traced_after_a_staged_failure_is_raised_on_its_path_only():
+    # found by a random draw of the test above: 128 // 0 is staged in the loop's body,
+    # and int8 + 128 after the loop raised OverflowError while tracing, for every count
+    converted = ag.convert(loop_then_numpy)
+    for n, error in ((1, ZeroDivisionError), (0, OverflowError), (2, ZeroDivisionError)):
+        args = (np.int64(n), np.int8(0), 128, 0, operator.floordiv, operator.add)
+        with pytest.raises(error):
+            loop_then_numpy(*args)
+        with pytest.raises(error):
+            converted(*args)
+    assert converted.trace_count == 1
 
 
 def powers_of_counter(n, e):

@@ -75,6 +75,13 @@ assert_p = primitives.define("assert", lambda *a, **p: [], _assert_kernel,
                              multiple_results=True, effectful=True)
 
 
+def may_fail(eqns) -> bool:
+    """Whether one of `eqns` is an `assert`, or holds one in a subgraph: code traced
+    after them may not run, as eagerly an error may be raised before it."""
+    return any(e.primitive is assert_p for eqn in eqns
+               for e in [eqn, *(x for sub in eqn.subgraphs() for x in sub.all_eqns())])
+
+
 def print_(*values, sep=" ", end="\n", always_stage=False):
     """`print` staged when a value is traced (it then prints each time the graph runs).
 

@@ -67,14 +67,21 @@ def deferring_errors(fn, on_error=None):
     def body(*args):
         try:
             return fn(*args)
-        except AutographError:
-            raise
         except Exception as error:  # noqa: BLE001 - it is raised when the body runs
-            if any(undeferred(error) for undeferred in undeferred_errors) \
-                    or not stage_failure(error):
+            if not defer(error):
                 raise
             return on_error(*args) if on_error is not None else Diverged(error)
     return body
+
+
+def defer(error: Exception) -> bool:
+    """Stages `error` where the graph being traced is, to be raised when it runs there
+    (`effects.stage_failure`); False where it must be raised now: the project's own
+    errors, those `undeferred_errors` name, and those that cannot be remade."""
+    if isinstance(error, AutographError) or any(
+            undeferred(error) for undeferred in undeferred_errors):
+        return False
+    return stage_failure(error)
 
 
 def _name(x, names, i):
