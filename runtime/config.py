@@ -3,5 +3,10 @@
 `verify_graphs`: run the IR verifier (`runtime.verify`) on every graph a graph
 function traces, before compiling it. Off by default (it costs tracing time);
 the test suite turns it on.
+
+`optimize`: compile each traced graph through the optimization passes
+(`runtime.passes.optimize`); on by default. Turning it off compiles the
+graph as traced (the tests compare both).
 """
 verify_graphs = False
+optimize = True
