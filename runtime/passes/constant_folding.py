@@ -32,7 +32,7 @@ read-only), so a folded value never goes stale.
 ...     y = x @ w2 + inf
 >>> print(constant_folding(builder.build([y])))
 graph f(x:f64[2]) {
-  const t0:f64[2,2], t1:f64[2,2]
+  const t1:f64[2,2]
   t2:f64[] = divide 1.0 np.float64(0.0)
   t3:f64[2] = matmul x t1
   t4:f64[2] = add t3 t2
@@ -73,7 +73,13 @@ def constant_folding(graph: Graph) -> Graph:
             else:
                 consts[var] = known_ids[var.id] = result
         changed = True
-    return rebuilt(graph, eqns, subst, consts) if changed else graph
+    if not changed:
+        return graph
+    result = rebuilt(graph, eqns, subst, consts)
+    atoms = [a for e in eqns for a in e.inputs] + result.outputs
+    read = {a.id for a in atoms if isinstance(a, Var)}
+    result.consts = {v: c for v, c in result.consts.items() if v.id in read}
+    return result
 
 
 def _fold(eqn, known_ids):
