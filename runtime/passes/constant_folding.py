@@ -32,11 +32,11 @@ read-only), so a folded value never goes stale.
 ...     y = x @ w2 + inf
 >>> print(constant_folding(builder.build([y])))
 graph f(x:f64[2]) {
-  const t1:f64[2,2]
-  t2:f64[] = divide 1.0 np.float64(0.0)
-  t3:f64[2] = matmul x t1
-  t4:f64[2] = add t3 t2
-  return t4
+  const t0:f64[2,2]
+  t1:f64[] = divide 1.0 np.float64(0.0)
+  t2:f64[2] = matmul x t0
+  t3:f64[2] = add t2 t1
+  return t3
 }
 """
 from __future__ import annotations
