@@ -9,6 +9,7 @@ with its rules in tables keyed by primitive:
 | `simplify` | algebraic identities exact for every dtype (`x * 1`, `-(-x)`, `x.T.T`, ...) |
 | `constant_folding` | equations of constants computed once by their own kernels |
 | `cse` | repeated pure equations computed once |
+| `merge_matmuls` | `x @ A + h @ B` (constants `A`, `B`) as one product over stacked operands (floats only under `config.merge_float_matmuls`) |
 | `licm` | loop invariants that cannot raise or warn moved out of `while_loop` bodies |
 | `prune_dead_code` | (`runtime.effects`) unused equations dropped, every effect kept |
 
@@ -27,12 +28,14 @@ from ..verify import verify
 from .constant_folding import constant_folding
 from .cse import cse
 from .licm import licm
+from .merge_matmuls import merge_matmuls
 from .simplify import simplify
 
 PIPELINE = (
     simplify,          # first: `x * 1` gone exposes common subexpressions and constants
     constant_folding,  # before cse: folded values are literals, which cse compares by value
     cse,
+    merge_matmuls,     # after cse: a product it merged away is read once
     licm,              # after cse: one copy of an invariant to hoist
     prune_dead_code,   # last: the passes above leave the equations they replaced unused
 )
