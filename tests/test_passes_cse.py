@@ -46,8 +46,10 @@ def test_repeated_expressions_merge():
 
 
 def test_literals_of_other_types_or_signs_do_not_merge():
+    nan, minus_nan = float("nan"), -float("nan")
     graph = build(lambda x: [np.copy(x + 0.0) - np.copy(x + (-0.0)),
-                             np.copy(x * 1) + np.copy(x * 1.0) + np.copy(x * True)],
+                             np.copy(x * 1) + np.copy(x * 1.0) + np.copy(x * True),
+                             np.copy(x + nan) + np.copy(x + minus_nan)],
                   AbstractValue((3,), np.float64))
     merged = checked(graph, np.array([-0.0, 1.0, np.nan]))
     assert merged is graph

@@ -3,8 +3,8 @@
 Two pure equations (`rewrite.is_pure`: no effects, no subgraphs) with the
 same primitive, the same params and the same operands compute the same
 values; the later one goes and its readers read the earlier one's results.
-Literals match only when their types and values do (`1`, `1.0`, `True` and
-`np.float32(1)` differ, and so do `0.0` and `-0.0`); params match by type and
+Literals match only when their types and bits do (`1`, `1.0`, `True` and
+`np.float32(1)` differ, and so do `0.0` and `-0.0`, and NaNs of other signs); params match by type and
 `repr`, or else only when they are the same object. Each graph has its own
 table: a subgraph's inputs are its own values, so nothing is merged across
 scopes (each subgraph is rewritten on its own).
@@ -31,11 +31,15 @@ import numpy as np
 from ..ir import Graph, Literal
 from .rewrite import Substitution, each_subgraph, escaping, is_pure, rebuilt
 
-_PLAIN = (bool, int, float, complex, str, bytes, type(None), np.generic, np.dtype, type)
+_PLAIN = (bool, int, str, bytes, type(None), np.dtype, type)
 
 
 def _key(value):
-    """A hashable key equal only for values NumPy treats alike."""
+    """A hashable key equal only for values NumPy treats alike (floats bit for bit)."""
+    if isinstance(value, (float, complex)):
+        return (type(value), np.asarray(value).tobytes())
+    if isinstance(value, np.generic):
+        return (type(value), value.dtype.str, value.tobytes())
     if isinstance(value, _PLAIN):
         return (type(value), repr(value))
     if isinstance(value, (tuple, list)):
