@@ -84,8 +84,7 @@ def constant_folding(graph: Graph) -> Graph:
 
 def _fold(eqn, known_ids):
     """`eqn`'s results as constants, or None where it must stay."""
-    if not is_pure(eqn) or not all(isinstance(a, Literal) or a.id in known_ids
-                                   for a in eqn.inputs):
+    if not all(type(a) is Literal or a.id in known_ids for a in eqn.inputs) or not is_pure(eqn):
         return None
     if not all(_small(v.aval) for v in eqn.outputs):
         return None

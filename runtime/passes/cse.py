@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import Graph, Literal
-from .rewrite import Substitution, each_subgraph, escaping, is_pure, rebuilt
+from .rewrite import Escaping, Substitution, each_subgraph, is_pure, rebuilt
 
 _PLAIN = (bool, int, str, bytes, type(None), np.dtype, type)
 
@@ -57,7 +57,7 @@ def _atom_key(atom):
 
 def cse(graph: Graph) -> Graph:
     """`graph` with repeated pure equations computed once (subgraphs too)."""
-    escapes = escaping(graph)
+    escapes = Escaping(graph)
     seen: dict = {}
     subst = Substitution()
     eqns = []

@@ -40,14 +40,16 @@ from ..ir import Eqn, Graph, Var
 from ..ops.elementwise import ufunc_primitive
 from ..ops.joining import concatenate_p
 from ..ops.linalg import matmul_p
-from .rewrite import each_subgraph, escaping, producers
+from .rewrite import Escaping, each_subgraph, producers
 
 _add = ufunc_primitive(np.add)
 
 
 def merge_matmuls(graph: Graph) -> Graph:
     """`graph` with each sum of two products by constants merged into one product."""
-    escapes = escaping(graph)
+    if not any(e.primitive is matmul_p or e.primitive.higher_order for e in graph.eqns):
+        return graph
+    escapes = Escaping(graph)
     made = producers(graph)
     reads: dict[int, int] = {}
     for eqn in graph.eqns:

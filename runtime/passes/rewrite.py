@@ -22,15 +22,13 @@ class Substitution(dict):
     """Var id -> the atom standing for it from now on."""
 
     def __call__(self, atom):
-        if isinstance(atom, Literal):
-            return atom
-        return self.get(atom.id, atom)
+        return atom if type(atom) is Literal else self.get(atom.id, atom)
 
     def eqn(self, eqn: Eqn) -> Eqn:
         """`eqn` reading the substituted atoms (itself where none changes)."""
-        inputs = [self(a) for a in eqn.inputs]
-        if all(a is b for a, b in zip(inputs, eqn.inputs)):
+        if not self or not any(type(a) is not Literal and a.id in self for a in eqn.inputs):
             return eqn
+        inputs = [self(a) for a in eqn.inputs]
         return Eqn(eqn.primitive, inputs, eqn.params, eqn.outputs, eqn.source)
 
 
@@ -44,6 +42,8 @@ def rebuilt(graph: Graph, eqns: list, subst: Substitution, consts=None) -> Graph
 
 def each_subgraph(eqn: Eqn, rewrite) -> Eqn:
     """`eqn` with every subgraph in its params rewritten by `rewrite(graph)`."""
+    if not eqn.params:
+        return eqn
     changed = False
     params = {}
     for key, value in eqn.params.items():
@@ -61,8 +61,15 @@ def each_subgraph(eqn: Eqn, rewrite) -> Eqn:
 
 def is_pure(eqn: Eqn) -> bool:
     """No effects (I/O, random draws, variable reads or writes) and no subgraphs."""
-    return not (eqn.primitive.higher_order or eqn.primitive.effectful
-                or eqn.primitive.state is not None or effects_of(eqn).any)
+    prim = eqn.primitive
+    if prim.higher_order or prim.effectful or prim.state is not None:
+        return False
+    return not eqn.params or next(eqn.subgraphs(), None) is None
+
+
+def has_effects(eqn: Eqn) -> bool:
+    """`effects_of(eqn).any`, answered without looking where no subgraph can hide any."""
+    return not is_pure(eqn) and effects_of(eqn).any
 
 
 def escaping(graph: Graph) -> set[int]:
@@ -77,9 +84,26 @@ def escaping(graph: Graph) -> set[int]:
     for eqn in reversed(graph.eqns):
         prim = eqn.primitive
         out_escapes = any(v.id in escapes for v in eqn.outputs)
-        if (out_escapes and (prim.views or prim.higher_order)) or effects_of(eqn).any:
+        if (out_escapes and (prim.views or prim.higher_order)) or has_effects(eqn):
             escapes.update(a.id for a in eqn.inputs if isinstance(a, Var))
     return escapes
+
+
+class Escaping:
+    """`escaping(graph)`, computed the first time a pass asks (most graphs never need it)."""
+
+    def __init__(self, graph: Graph):
+        self._graph, self._ids = graph, None
+
+    def __contains__(self, var_id) -> bool:
+        if self._ids is None:
+            self._ids = escaping(self._graph)
+        return var_id in self._ids
+
+    def add(self, var_id) -> None:
+        if self._ids is None:
+            self._ids = escaping(self._graph)
+        self._ids.add(var_id)
 
 
 def producers(graph: Graph) -> dict[int, Eqn]:

@@ -43,7 +43,7 @@ from ..ir import Eqn, Graph, Literal, Var
 from ..ops.creation import astype_p
 from ..ops.elementwise import ufunc_primitive
 from ..ops.shape_ops import reshape_p, transpose_p
-from .rewrite import Substitution, each_subgraph, escaping, producers, rebuilt
+from .rewrite import Escaping, Substitution, each_subgraph, rebuilt
 
 
 def _literal(atom, value, *, positive_zero=True) -> bool:
@@ -135,8 +135,8 @@ RULES = {
 
 def simplify(graph: Graph) -> Graph:
     """`graph` with every `RULES` rewrite applied (subgraphs too)."""
-    escapes = escaping(graph)
-    made = producers(graph)
+    escapes = Escaping(graph)
+    made: dict = {}   # filled in order: a rule looks only at equations before it
     subst = Substitution()
     eqns = []
     changed = False
