@@ -47,7 +47,8 @@ _add = ufunc_primitive(np.add)
 
 def merge_matmuls(graph: Graph) -> Graph:
     """`graph` with each sum of two products by constants merged into one product."""
-    if not any(e.primitive is matmul_p or e.primitive.higher_order for e in graph.eqns):
+    prims = [e.primitive for e in graph.eqns]
+    if prims.count(matmul_p) < 2 and not any(p.higher_order for p in prims):
         return graph
     escapes = Escaping(graph)
     made = producers(graph)

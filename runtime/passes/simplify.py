@@ -78,9 +78,12 @@ def _identity(value, kinds, commutes=False, **zero_sign):
     return rule
 
 
+_add_int_zero = _identity(0, "biu", commutes=True)
+_add_float_minus_zero = _identity(0, "f", commutes=True, positive_zero=False)
+
+
 def _add_zero(eqn, producer):
-    return (_identity(0, "biu", commutes=True)(eqn, producer)
-            or _identity(0, "f", commutes=True, positive_zero=False)(eqn, producer))
+    return _add_int_zero(eqn, producer) or _add_float_minus_zero(eqn, producer)
 
 
 def _double_negative(eqn, producer):
@@ -137,14 +140,17 @@ def simplify(graph: Graph) -> Graph:
     """`graph` with every `RULES` rewrite applied (subgraphs too)."""
     escapes = Escaping(graph)
     made: dict = {}   # filled in order: a rule looks only at equations before it
+
+    def producer(atom):
+        return made.get(atom.id) if isinstance(atom, Var) else None
+
     subst = Substitution()
     eqns = []
     changed = False
     for eqn in graph.eqns:
         new = each_subgraph(subst.eqn(eqn), simplify)
         rule = RULES.get(new.primitive)
-        result = rule(new, lambda atom: made.get(atom.id) if isinstance(atom, Var) else None) \
-            if rule is not None and len(new.outputs) == 1 else None
+        result = rule(new, producer) if rule is not None and len(new.outputs) == 1 else None
         if result is not None and new.outputs[0].id not in escapes:
             if isinstance(result, Eqn):
                 new = result
@@ -153,6 +159,7 @@ def simplify(graph: Graph) -> Graph:
                 changed = True
                 continue
         changed |= new is not eqn
-        made.update((v.id, new) for v in new.outputs)
+        for var in new.outputs:
+            made[var.id] = new
         eqns.append(new)
     return rebuilt(graph, eqns, subst) if changed else graph
