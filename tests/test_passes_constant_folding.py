@@ -118,3 +118,23 @@ def test_subgraphs_fold_their_own_constants():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         np.testing.assert_array_equal(run(result, x)[0], 3 * W ** 2, strict=True)
+
+
+def test_arrays_someone_may_change_do_not_fold():
+    """A writeable constant (or a read-only view of a writeable array) is read at each run."""
+    base = np.arange(3.0)
+    view = base[:]
+    view.flags.writeable = False
+    for value in (base, view):
+        with GraphBuilder("f") as builder:
+            x = builder.new_input(AbstractValue((3,), np.float64), "x")
+            y = x + bind(ufunc(np.exp), np.zeros(3))
+        graph = builder.build([y])
+        exp = graph.eqns[0]
+        (const,) = graph.consts
+        graph.consts[const] = value
+        assert exp.primitive.name == "exp" and constant_folding(graph) is graph
+    frozen = np.arange(3.0)
+    frozen.flags.writeable = False
+    graph.consts[const] = frozen
+    assert len(folded(graph).eqns) == 1

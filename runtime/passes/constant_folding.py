@@ -17,8 +17,10 @@ Never folded, so each happens when the graph runs as it does eagerly:
 - a result larger than `MAX_BYTES` (`np.zeros(10**8)` from a literal) or of a
   size unknown before running: constants live as long as the graph does.
 
-Captured arrays are copies made while tracing (`GraphBuilder` captures them
-read-only), so a folded value never goes stale.
+Only frozen arrays fold: captured arrays are read-only copies made while
+tracing (`GraphBuilder.const`); an array that is writeable, or a view of one
+(memory its owner may still change), stays an operand read when the graph
+runs, so a folded value never goes stale.
 
 >>> import numpy as np
 >>> from runtime import AbstractValue, GraphBuilder
@@ -55,8 +57,7 @@ MAX_BYTES = 1 << 20
 
 def constant_folding(graph: Graph) -> Graph:
     """`graph` with its constant equations computed (subgraphs too)."""
-    known = dict(graph.consts)
-    known_ids = {v.id: value for v, value in known.items()}
+    known_ids = {v.id: value for v, value in graph.consts.items() if _frozen(value)}
     subst = Substitution()
     eqns, consts = [], {}
     changed = False
@@ -101,6 +102,15 @@ def _fold(eqn, known_ids):
         return None
     folded = [_constant(var, r) for var, r in zip(eqn.outputs, results)]
     return None if any(f is None for f in folded) else folded
+
+
+def _frozen(array) -> bool:
+    """No one can change `array`'s values: it and every array it views are read-only."""
+    while isinstance(array, np.ndarray):
+        if array.flags.writeable:
+            return False
+        array = array.base
+    return array is None or isinstance(array, (bytes, np.generic))
 
 
 def _small(aval: AbstractValue) -> bool:
