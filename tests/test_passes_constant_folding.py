@@ -94,7 +94,8 @@ def test_effects_stay():
 
 def test_large_results_stay():
     n = MAX_BYTES // 8 + 1
-    graph = build(lambda x: [x + bind(ufunc(np.add), np.zeros(n), 1.0)], AbstractValue((n,), np.float64))
+    graph = build(lambda x: [x + bind(ufunc(np.add), np.zeros(n), 1.0)],
+                  AbstractValue((n,), np.float64))
     assert constant_folding(graph) is graph
 
 

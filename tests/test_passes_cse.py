@@ -82,7 +82,8 @@ def test_subgraphs_keep_their_own_scope():
     """The body's `x + 1` reads its own input, not the outer `x`: no merge across scopes."""
     def fn(x):
         outer = x + 1
-        _, inner = runtime.while_loop(lambda s: s[0] < 2, lambda s: (s[0] + 1, s[1] + 1 + (s[1] + 1)),
+        _, inner = runtime.while_loop(lambda s: s[0] < 2,
+                                      lambda s: (s[0] + 1, s[1] + 1 + (s[1] + 1)),
                                       (0, x))
         return [outer * inner]
     graph = build(fn, AbstractValue((3,), np.float64))

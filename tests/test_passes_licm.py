@@ -94,7 +94,8 @@ def test_integer_arithmetic_on_scalars_stays():
 def test_nested_loops_hoist_through_every_level():
     def inner_loop(y, a):
         return runtime.while_loop(lambda s: s[0] < 2, lambda s: (s[0] + 1, s[1] + a.T), (0, y))[1]
-    graph = loop(inner_loop, None, AbstractValue((2, 2), np.float64), AbstractValue((2, 2), np.float64))
+    square = AbstractValue((2, 2), np.float64)
+    graph = loop(inner_loop, None, square, square)
     result, outer = hoisted(graph)
     assert outer == ["transpose"]
     same_results(graph, result, np.zeros((2, 2)), np.arange(4.0).reshape(2, 2))
@@ -108,3 +109,33 @@ def test_a_carried_result_stays():
 
 def test_hoistable_rules_are_keyed_by_primitive():
     assert {p.name for p in HOISTABLE} >= {"transpose", "reshape", "getitem", "astype", "less"}
+
+
+def test_the_condition_hoists_too():
+    """`while i < n.T.sum()`-like conditions: the invariant moves out, after the condition's
+    constants come its new ones, before the body's."""
+    with GraphBuilder("f") as builder:
+        limit = builder.new_input(AbstractValue((2, 2), np.int64), "limit")
+        a = builder.new_input(AbstractValue((2, 2), np.float64), "a")
+        _, y = runtime.while_loop(lambda s: np.any(s[0] < limit.T),
+                                  lambda s: (s[0] + 1, s[1] + np.abs(-a)),
+                                  (np.zeros((2, 2), np.int64), a))
+    graph = builder.build([y])
+    result, outer = hoisted(graph)
+    assert outer == ["transpose", "negative", "absolute"]
+    loop = result.eqns[-1]
+    assert loop.params["num_cond_consts"] == graph.eqns[-1].params["num_cond_consts"] + 1
+    args = (np.array([[0, 1], [2, 3]]), np.arange(4.0).reshape(2, 2))
+    for got, want in zip(run(result, *args), run(graph, *args)):
+        np.testing.assert_array_equal(got, want, strict=True)
+
+
+def test_float_negation_and_tests_move_out_but_not_of_integer_scalars():
+    graph = loop(lambda y, a: y + np.where(np.isnan(a), 0.0, np.abs(-a)), None,
+                 AbstractValue((3,), np.float64), AbstractValue((3,), np.float64))
+    result, outer = hoisted(graph)
+    assert outer == ["isnan", "negative", "absolute", "where"]
+    same_results(graph, result, np.zeros(3), np.array([np.nan, -np.inf, -0.0]))
+    scalar = AbstractValue((), np.int8)
+    graph = loop(lambda y, a: y + (-a), None, scalar, scalar)
+    assert hoisted(graph)[1] == []

@@ -25,8 +25,8 @@ def test_graph_functions_compile_the_optimized_graph():
     assert str(concrete.graph).count("exp") == 2            # the traced graph, as saved
     assert str(concrete.optimized_graph).count("exp") == 1  # the graph that runs
     assert concrete.source.count("exp") == 0 and concrete.source.count("__k") == 1
-    np.testing.assert_array_equal(concrete(np.ones(3, np.float32)), 2 * np.exp(np.ones(3, np.float32)),
-                                  strict=True)
+    ones = np.ones(3, np.float32)
+    np.testing.assert_array_equal(concrete(ones), 2 * np.exp(ones), strict=True)
 
 
 def test_the_switch_compiles_the_graph_as_traced(monkeypatch):

@@ -9,7 +9,7 @@ with its rules in tables keyed by primitive:
 | `simplify` | algebraic identities exact for every dtype (`x * 1`, `-(-x)`, `x.T.T`, ...) |
 | `constant_folding` | equations of constants computed once by their own kernels |
 | `cse` | repeated pure equations computed once |
-| `merge_matmuls` | `x @ A + h @ B` (constants `A`, `B`) as one product over stacked operands (floats only under `config.merge_float_matmuls`) |
+| `merge_matmuls` | `x @ A + h @ B` (constants `A`, `B`) as one product (floats: opt-in) |
 | `licm` | loop invariants that cannot raise or warn moved out of `while_loop` bodies |
 | `prune_dead_code` | (`runtime.effects`) unused equations dropped, every effect kept |
 

@@ -4,8 +4,8 @@ Two pure equations (`rewrite.is_pure`: no effects, no subgraphs) with the
 same primitive, the same params and the same operands compute the same
 values; the later one goes and its readers read the earlier one's results.
 Literals match only when their types and bits do (`1`, `1.0`, `True` and
-`np.float32(1)` differ, and so do `0.0` and `-0.0`, and NaNs of other signs); params match by type and
-`repr`, or else only when they are the same object. Each graph has its own
+`np.float32(1)` differ, and so do `0.0` and `-0.0`, and NaNs of other signs);
+params match by type and `repr`, or else only when they are the same object. Each graph has its own
 table: a subgraph's inputs are its own values, so nothing is merged across
 scopes (each subgraph is rewritten on its own).
 

@@ -1,10 +1,10 @@
 """Loop-invariant code motion: work a `while_loop` body repeats for nothing, done once before it.
 
-An equation of a loop body whose operands are all literals, values the body
+An equation of a loop body (or of its condition) whose operands are all literals, values the body
 captures from outside (its body constants, `ops.while_primitive`), or results
 of equations hoisted before it computes the same value on every trip; it moves
 out, in front of the `while_loop` equation, and its results become new body
-constants. Inner loops are treated first, so an invariant climbs out of every
+(or condition) constants. Inner loops are treated first, so an invariant climbs out of every
 loop it does not depend on.
 
 A loop may run no trip at all, and then eager NumPy never computes the body:
@@ -12,8 +12,9 @@ a hoisted equation must not raise, warn or have effects where eager code would
 not. So only the equations `HOISTABLE` says cannot are moved: shape work
 (transpose, reshape, squeeze, expand_dims, broadcast_to, copies), a `getitem`
 of slices only, comparisons, bitwise and logical operations, integer `+ - *`
-on arrays (which wrap silently; NumPy scalars warn), and the `astype`s that
-never warn, each with every shape known (so no broadcast or reshape can fail)
+on arrays (which wrap silently; NumPy scalars warn), float negation and
+absolute values, `isnan`-like tests, `where`, and the `astype`s that never
+warn, each with every shape known (so no broadcast or reshape can fail)
 and no Python number read from a variable (whose NEP 50 cast may overflow).
 A float operation, which may overflow or divide by zero, stays in the body.
 Results the body returns stay too: a carried value keeps its own array.
@@ -26,7 +27,8 @@ Results the body returns stay too: a carried value keeps its own array.
 >>> with GraphBuilder("f") as builder:
 ...     x = builder.new_input(AbstractValue((2, 3), np.float64), "x")
 ...     m = builder.new_input(AbstractValue((3, 2), np.float64), "m")
-...     _, y = runtime.while_loop(lambda s: s[0] < 3, lambda s: (s[0] + 1, s[1] + m.T * 2.0), (0, x))
+...     _, y = runtime.while_loop(lambda s: s[0] < 3,
+...                               lambda s: (s[0] + 1, s[1] + m.T * 2.0), (0, x))
 >>> print(licm(builder.build([y])))
 graph f(x:f64[2,3], m:f64[3,2]) {
   t0:f64[2,3] = transpose[axes=(1, 0)] m
@@ -52,6 +54,7 @@ from ..ir import Eqn, Graph, Literal, Var
 from ..ops.creation import astype_p
 from ..ops.elementwise import ufunc_primitive
 from ..ops.indexing import getitem_p
+from ..ops.joining import where_p
 from ..ops.shape_ops import (
     broadcast_to_p, copy_p, expand_dims_p, reshape_p, squeeze_p, transpose_p)
 from ..ops.while_primitive import split_while_operands, while_p
@@ -70,7 +73,7 @@ def _static_slices(eqn) -> bool:
 
 
 def _quiet_cast(eqn) -> bool:
-    """Casts that never warn: from bool, integers to integers or to 32/64-bit floats, widening floats."""
+    """Casts that never warn: from bool, ints to ints or 32/64-bit floats, floats widening."""
     src, dst = eqn.inputs[0].aval.dtype, eqn.params["dtype"]
     if src.kind == "b":
         return dst.kind in "biufc"
@@ -79,6 +82,13 @@ def _quiet_cast(eqn) -> bool:
     if src.kind == "f":
         return dst.kind in "fc" and dst.itemsize >= src.itemsize * (2 if dst.kind == "c" else 1)
     return False
+
+
+def _quiet_sign(eqn) -> bool:
+    """Negation and absolute value: real floats never warn; integer arrays wrap silently."""
+    (x,) = eqn.inputs
+    kind = x.aval.dtype.kind
+    return kind == "f" or kind in "iu" and x.aval.ndim > 0
 
 
 def _kinds(kinds, arrays_only=False):
@@ -101,6 +111,9 @@ HOISTABLE = {
                                       np.logical_not, np.bitwise_and, np.bitwise_or,
                                       np.bitwise_xor, np.invert)},
     **{_U(u): _kinds("iu", arrays_only=True) for u in (np.add, np.subtract, np.multiply)},
+    **{_U(u): _quiet_sign for u in (np.negative, np.positive, np.absolute)},
+    **{_U(u): _kinds("biuf") for u in (np.isnan, np.isinf, np.isfinite, np.signbit)},
+    where_p: _always,
 }
 
 
@@ -113,14 +126,17 @@ def hoistable(eqn: Eqn) -> bool:
             and rule(eqn))
 
 
-def _hoist_from_while(eqn: Eqn):
-    """`(hoisted equations, the loop without them)`: the body's invariant equations moved out."""
-    carry, _, body_consts = split_while_operands(eqn.params, eqn.inputs)
-    body = eqn.params["body"]
-    outer = {v.id: a for v, a in zip(body.inputs[len(carry):], body_consts)}
-    returned = {a.id for a in body.outputs if isinstance(a, Var)}
+def _hoist(graph: Graph, captured: list, operands: list):
+    """`(hoisted, graph', operands')`: `graph`'s invariant equations, moved out.
+
+    `captured` are the inputs of `graph` bound to the outer atoms `operands`
+    on every trip; `graph'` takes the hoisted results read by what stays as
+    new inputs after its own, bound to the outer atoms `operands'`.
+    """
+    outer = {v.id: a for v, a in zip(captured, operands)}
+    returned = {a.id for a in graph.outputs if isinstance(a, Var)}
     hoisted, kept, moved = [], [], []
-    for e in body.eqns:
+    for e in graph.eqns:
         if (all(isinstance(a, Literal) or a.id in outer for a in e.inputs)
                 and not any(v.id in returned for v in e.outputs) and hoistable(e)):
             outs = [Var(v.aval, v.name) for v in e.outputs]
@@ -131,13 +147,30 @@ def _hoist_from_while(eqn: Eqn):
         else:
             kept.append(e)
     if not hoisted:
-        return [], eqn
+        return [], graph, []
     read = {a.id for e in kept for a in e.inputs if isinstance(a, Var)}
     new_inputs = [v for v in moved if v.id in read]
-    new_body = Graph(body.name, body.inputs + new_inputs, kept, body.outputs, body.consts)
-    params = {**eqn.params, "body": new_body}
-    operands = eqn.inputs + [outer[v.id] for v in new_inputs]
-    return hoisted, Eqn(eqn.primitive, operands, params, eqn.outputs, eqn.source)
+    new_graph = Graph(graph.name, graph.inputs + new_inputs, kept, graph.outputs, graph.consts)
+    return hoisted, new_graph, [outer[v.id] for v in new_inputs]
+
+
+def _hoist_from_while(eqn: Eqn):
+    """`(hoisted equations, the loop without them)`, from its condition and its body.
+
+    The condition's new captures go after its constants, the body's after its
+    own (`ops.while_primitive`'s operand layout).
+    """
+    carry, cond_consts, body_consts = split_while_operands(eqn.params, eqn.inputs)
+    n = len(carry)
+    cond, body = eqn.params["cond"], eqn.params["body"]
+    from_cond, cond, more_cond = _hoist(cond, cond.inputs[n:], cond_consts)
+    from_body, body, more_body = _hoist(body, body.inputs[n:], body_consts)
+    if not from_cond and not from_body:
+        return [], eqn
+    params = {**eqn.params, "cond": cond, "body": body,
+              "num_cond_consts": len(cond_consts) + len(more_cond)}
+    operands = carry + cond_consts + more_cond + body_consts + more_body
+    return from_cond + from_body, Eqn(eqn.primitive, operands, params, eqn.outputs, eqn.source)
 
 
 HOIST_RULES = {while_p: _hoist_from_while}

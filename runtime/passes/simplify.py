@@ -10,14 +10,17 @@ weakness, NEP 50's) is the operand's, so `int8 * 1` stays int8 and
 
 | rule | exact because |
 | --- | --- |
-| `x * 1`, `1 * x` (bool, integers, floats) | `x * 1 == x` bit for bit, NaN, inf and -0.0 included; not complex: `(a+inf j) * 1` is `nan+inf j` |
+| `x * 1`, `1 * x` (ints, floats; `x * True` bool too) | bit for bit, NaN, inf and -0.0 too |
 | `x / 1` (floats) | as `x * 1` |
-| `x - 0` (integers, floats; not `x - (-0.0)`) | `-0.0 - 0.0` is `-0.0`; `x + 0.0` is not a rule: `-0.0 + 0.0` is `0.0` |
-| `x + 0`, `0 + x` (bool, integers), `x + (-0.0)` (floats) | `x + (-0.0) == x` for every float, -0.0 included |
-| `-(-x)` (integers, floats, complex) | negation is exact (integers wrap twice) |
-| `x.T.T`, any transpose of a transpose | one transpose (none where the axes compose to the identity) |
+| `x - 0` (ints, floats; not `x - (-0.0)`) | `-0.0 - 0.0` is `-0.0` |
+| `x + 0`, `0 + x` (bool, ints), `x + (-0.0)` (floats) | `x + (-0.0) == x` for every float |
+| `-(-x)` (ints, floats, complex) | negation is exact (ints wrap twice) |
+| `x.T.T`, any transpose of a transpose | one transpose (none for the identity) |
 | `x.astype(x.dtype)` | the same values |
 | `x.reshape(s).reshape(t)` (C order) | `x.reshape(t)`: both read x in C order |
+
+Not rules: `x + 0.0` (`-0.0 + 0.0` is `0.0`) and complex `x * 1`
+(`(a+inf j) * 1` is `nan+inf j`).
 
 A rule that drops an equation entirely is skipped where its result escapes
 (`rewrite.escaping`): eager NumPy returns a fresh array there, never the
@@ -47,7 +50,7 @@ from .rewrite import Escaping, Substitution, each_subgraph, rebuilt
 
 
 def _literal(atom, value, *, positive_zero=True) -> bool:
-    """`atom` is a real Python or NumPy scalar literal equal to `value` (+0 unless not `positive_zero`)."""
+    """`atom` is a real scalar literal equal to `value` (+0, or -0 unless `positive_zero`)."""
     if not isinstance(atom, Literal):
         return False
     v = atom.value
