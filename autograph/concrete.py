@@ -10,6 +10,7 @@ from runtime.codegen import compile_graph
 from runtime.effects import prune_dead_code
 from runtime.ops.call import call as call_graph
 from runtime.ops.python_numbers import python_number_output
+from runtime.passes import optimize
 from runtime.tracer_value import write_in_place
 from runtime.tree import flatten
 from runtime.verify import verify
@@ -34,6 +35,7 @@ class ConcreteFunction:
                  variables=(), reads_unknown_dims: bool = False, writes_arguments=()):
         self.name = name
         self.graph = graph = prune_dead_code(graph)
+        self.optimized_graph = optimize(graph, backend) if config.optimize else graph
         self.backend = backend
         self._call_sig = call_sig
         n_arrays = len(graph.inputs) - len(variables)
@@ -49,7 +51,7 @@ class ConcreteFunction:
         self.writes_arguments = {i: n_results + j for j, i in enumerate(self._writes)}
         if config.verify_graphs:
             verify(graph)
-        self._fn = compile_graph(graph, backend, self._output_expr,
+        self._fn = compile_graph(self.optimized_graph, backend, self._output_expr,
                                  list(zip(graph.inputs[n_arrays:], self._variables)))
         self.fast_call = self._call_writing if self._writes else self._fn
 

@@ -3,5 +3,15 @@
 `verify_graphs`: run the IR verifier (`runtime.verify`) on every graph a graph
 function traces, before compiling it. Off by default (it costs tracing time);
 the test suite turns it on.
+
+`optimize`: compile each traced graph through the optimization passes
+(`runtime.passes.optimize`); on by default. Turning it off compiles the
+graph as traced (the tests compare both).
+
+`merge_float_matmuls`: let `runtime.passes.merge_matmuls` merge float matrix
+products too (`x @ A + h @ B` as one product: its sums in another order, a few
+ulp apart from eager NumPy). Off by default; integer products always merge.
 """
 verify_graphs = False
+optimize = True
+merge_float_matmuls = False
