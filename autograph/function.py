@@ -39,10 +39,12 @@ from .conversion import check_convertible
 from .concrete import ConcreteFunction
 from .device import current_device
 from .device import state as device_state
-from .cache_keys import CacheKey, describe_changes, is_array_key
+from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
 from .fast_path import call_key, prepare
 from .signature import CallSignature, flatten_call, param_specs_of
 from .specs import TensorSpec
+from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
+                            shared_traces)
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates
 
@@ -58,7 +60,8 @@ class RetracingWarning(UserWarning):
 class GraphFunction:
     """A Python function that runs as a graph: traced once per input signature."""
 
-    def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False):
+    def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False,
+                 _share_key=None):
         check_convertible(fn)
         _take_names(self, fn)
         self.python_function = fn
@@ -68,7 +71,20 @@ class GraphFunction:
         self._signature = _signature_of(fn)
         self._apply_defaults = not isinstance(fn, (np.ufunc, types.BuiltinFunctionType))
         self._param_specs = param_specs_of(fn, self._signature, input_signature)
-        self._conversion = ConvertedAhead(fn, autograph)
+        if _share_key is None:
+            _share_key = share_key(fn, (autograph, reduce_retracing, self.input_signature,
+                                        tuple(self._param_specs.items())))
+            if recreated(fn):
+                warnings.warn(
+                    f"ag.convert was applied to more than {RECREATED_WARNING_AFTER} new "
+                    f"function objects of {self.__qualname__} (a lambda or nested def made "
+                    f"anew, in a loop?); each is a new function and traces anew. Define it "
+                    f"once, outside the loop, or pass what changes as an argument",
+                    RetracingWarning, stacklevel=user_stacklevel())
+        # the conversion, and graphs traced by other graph functions of `fn` (shared_traces.py)
+        self._shared = shared_traces(_share_key, lambda: SharedTraces(fn, autograph))
+        self._conversion = self._shared.conversion
+        self._shared_as = (getattr(fn, "__code__", None), autograph)   # leaves if these change
         self._traces = TraceCache()
         self._fast = self._traces.fast       # the short path's table (TraceCache.fast)
         self._variable_policy = FirstTraceCreates(self.__qualname__)
@@ -179,10 +195,28 @@ class GraphFunction:
 
     # -- tracing -----------------------------------------------------------
     def _trace(self, sig: CallSignature, device: str, keys=None) -> ConcreteFunction:
-        """Traces the function for `sig` (with `keys` in place of its keys where given)."""
+        """Traces the function for `sig` (with `keys` in place of its keys where given).
+
+        A graph another graph function of the same Python function traced for
+        these keys is taken instead, and counted as this function's trace.
+        """
         keys = keys or sig.keys
-        concrete = self._variable_policy.trace(
-            lambda allowed: self._trace_once(sig, device, keys, allowed))
+        now = (getattr(self.python_function, "__code__", None), self.autograph)
+        if now[0] is not self._shared_as[0] or now[1] != self._shared_as[1]:
+            # its code or `autograph` was changed since: it shares nothing with the others
+            self._shared = SharedTraces(self.python_function, self.autograph)
+            self._conversion = self._shared.conversion
+            self._shared_as = now
+        shared, key = self._shared, CacheKey(device, sig.trees, keys)
+        shareable = not shared.created_variables and not any(type(k) is ObjectKey for k in keys)
+        concrete = shared.graphs.get(key) if shareable else None
+        if concrete is not None:
+            self._variable_policy.may_create = False   # as after a first trace creating none
+        else:
+            concrete = self._variable_policy.trace(
+                lambda allowed: self._trace_once(sig, device, keys, allowed))
+            if shareable and not shared.created_variables:
+                shared.graphs.remember(key, concrete)
         self.trace_count += 1
         sig = sig.without_values()
         previous, self._last_sig = self._last_sig, (sig, device)
@@ -243,6 +277,8 @@ class GraphFunction:
                                     [variable for variable, _ in builder.resources],
                                     reads_unknown_dims=builder.read_unknown_dims,
                                     writes_arguments=traced.written)
+        if scopes[0].created:
+            self._shared.created_variables = True   # graph functions of it make their own
         return concrete, bool(scopes[0].created)
 
     def _warn_if_retracing(self, changes: dict, why: str):

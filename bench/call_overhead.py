@@ -6,6 +6,9 @@
                            scalar, a Python float, a keyword, an unpassed default, a mix
                            of them), on `x * s + 1`-sized work; target: the same
                            difference as the all-array call
+  call_overhead_new_wrapper  `ag.convert(add_one)(x)`, the graph function made anew for
+                           every call (as in a loop body); it reuses the graphs of the
+                           first (shared_traces.py); reported, no target
 
 The work (one tiny ufunc call) is negligible, so the difference is what the graph
 function's call path (cache lookup, compiled graph, output packing) costs per call.
@@ -98,8 +101,24 @@ def bench_kind(settings, name, fn, args, kwargs, full_rounds: int = 100) -> Row:
                diff <= TARGET_DIFF_US, note)
 
 
+def convert_and_call(x):
+    return ag.convert(add_one)(x)
+
+
+def bench_new_wrapper(settings, full_rounds: int = 30) -> Row:
+    x = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(convert_and_call(x), add_one(x))
+    result = compare({"numpy": (add_one, (x,)), "graph": (convert_and_call, (x,))},
+                     rounds=settings.rounds(full_rounds), round_ms=settings.round_ms)
+    ratio = result.median_ratio("graph", "numpy")
+    note = f"{result.rounds} rounds x {result.calls_per_round} calls; {result.spread_text()}"
+    return Row("call_overhead_new_wrapper", result["numpy"].median_us, result["graph"].median_us,
+               f"{ratio:.0f}x", "-", None, note)
+
+
 def run(settings) -> list[Row]:
-    return [bench_add_one(settings)] + [bench_kind(settings, *kind) for kind in _kinds()]
+    return ([bench_add_one(settings)] + [bench_kind(settings, *kind) for kind in _kinds()]
+            + [bench_new_wrapper(settings)])
 
 
 def main(argv=None):
