@@ -31,6 +31,7 @@ from runtime.ops.random import warn_frozen_draws
 from runtime.ops.effects import may_fail
 from runtime.ops.subgraphs import defer
 from runtime.source import note_original_location, user_stacklevel
+from runtime.tracer import _stack as _tracing   # its `builders`: read on every call
 from runtime.tracing import is_array, trace_to_graph
 
 from . import trace_log
@@ -99,14 +100,16 @@ class GraphFunction:
         # The short path: outside tracing, a call whose raw key (`fast_path.call_key`:
         # arrays' dtypes and shapes, Python values, keywords) the full path has seen
         # runs its graph after one dict lookup.
-        if current_builder() is None:
+        if len(args) == 1 and not kwargs and type(args[0]) is np.ndarray:
+            key = (args[0].dtype, args[0].shape)      # the commonest call, keyed inline
+        else:
             key = call_key(args, kwargs)
-            if device_state.device != "cpu" and key is not None:
-                key = (device_state.device,) + key
-            entry = self._fast.get(key)
-            if entry is not None:
-                run, pick = entry
-                return run(*args) if pick is None else run(*pick(args, kwargs))
+        if device_state.device != "cpu" and key is not None:
+            key = (device_state.device,) + key
+        entry = self._fast.get(key)
+        if entry is not None and not _tracing.builders:
+            run, pick = entry
+            return run(*args) if pick is None else run(*pick(args, kwargs))
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
