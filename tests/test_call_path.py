@@ -86,6 +86,8 @@ LOOK_ALIKE = [
      float("inf"), np.float32("inf")],
     [2**40, 2**63 - 1, np.uint8(200), np.int8(-4), b"x", (), None, [np.float32(1)]],
 ]
+ARRAYS_ALIKE = [np.ones(3), np.ones(3, np.float32), np.ones(3, np.int64), np.ones((1, 3)),
+                np.ones(3, bool), np.ones(3, ">f8"), np.float64(1), np.array(1.0)]
 arrays = st.sampled_from([np.arange(3, dtype=np.float32), np.ones(3), np.arange(6).reshape(2, 3),
                           np.array(1.0), np.array(True), np.array([True, False, True]),
                           np.arange(3, dtype=np.int8), np.float32(1.5), np.int64(3)])
@@ -116,18 +118,47 @@ def calls(draw, group):
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")   # overflow, nan, as eagerly
 @settings(max_examples=100, deadline=None)
 @given(st.data())
-def test_short_and_full_paths_agree(data):
+@pytest.mark.parametrize("options", [{}, {"reduce_retracing": True}])
+def test_short_and_full_paths_agree(options, data):
     group = data.draw(st.sampled_from(LOOK_ALIKE))
-    (x, _, *rest), kwargs = data.draw(calls(group))   # one call, its `s` varied:
-    call_list = [((x, s, *rest), kwargs) for s in data.draw(st.lists(st.sampled_from(group),
-                                                                     min_size=2, max_size=8))]
+    (_, _, *rest), kwargs = data.draw(calls(group))   # one call, its `x` and `s` varied:
+    pairs = st.tuples(st.sampled_from(ARRAYS_ALIKE), st.sampled_from(group))
+    call_list = [((x, s, *rest), kwargs)
+                 for x, s in data.draw(st.lists(pairs, min_size=2, max_size=8))]
     call_list += data.draw(st.lists(calls(group), max_size=6))   # and calls of any shape
-    fast, full = ag.convert(make_target()), full_path_only(ag.convert(make_target()))
+    fast = ag.convert(make_target(), **options)
+    full = full_path_only(ag.convert(make_target(), **options))
     for _ in range(2):   # the second round repeats every call: hits where keys allow
         for args, kwargs in call_list:
             assert_same(outcome(fast, args, kwargs), outcome(full, args, kwargs))
             assert fast.trace_count == full.trace_count
         call_list = data.draw(st.permutations(call_list))
+
+
+def scaled(x, s):
+    return x * s
+
+
+SPEC = [ag.TensorSpec((None, 3), np.float32), ag.TensorSpec((), np.float32)]
+spec_args = st.sampled_from([np.ones((2, 3), np.float32), np.ones((5, 3), np.float32),
+                             np.ones((2, 3)), np.ones(3, np.float32), np.ones((2, 4), np.float32),
+                             np.float32(2.0), np.float64(2.0), np.array(2.0, np.float32), 2.0,
+                             [[1.0, 2.0, 3.0]], None])
+
+
+@pytest.mark.filterwarnings("ignore::autograph.RetracingWarning")
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.sampled_from([np.ones((2, 3), np.float32),
+                                                     np.ones((4, 3), np.float32)]), spec_args),
+                          st.one_of(st.sampled_from([np.float32(3), np.array(1, np.float32)]),
+                                    spec_args)),
+                min_size=1, max_size=10))
+def test_short_and_full_paths_agree_under_an_input_signature(call_list):
+    fast = ag.convert(lambda x, s: scaled(x, s), input_signature=SPEC)
+    full = full_path_only(ag.convert(lambda x, s: scaled(x, s), input_signature=SPEC))
+    for args in call_list + call_list:
+        assert_same(outcome(fast, args, {}), outcome(full, args, {}))
+        assert fast.trace_count == full.trace_count
 
 
 # -- what takes the short path -------------------------------------------------------
