@@ -3,8 +3,8 @@
 A graph function's full call path binds the call to the parameters, applies
 defaults, flattens it and builds a `CacheKey` (about 15-30 µs). The short path
 keys the call by its raw `args` and `kwargs` instead (`call_key`: a flat tuple,
-two items per leaf), and maps that key to a prepared `FastEntry` that picks the
-array leaves in the full path's order and calls the compiled graph.
+two items per leaf), and maps that key to a prepared `FastEntry` that passes the
+array leaves to the compiled graph in the full path's order.
 
 The raw key must select the same graph as the full key, so it takes only
 leaves whose full key it determines: exact `np.ndarray`s (dtype, shape),
@@ -75,9 +75,19 @@ def call_key(args: tuple, kwargs: dict):
                 return None
     if kwargs:
         for name, x in kwargs.items():
-            key = _add_leaf(x, key + (name, KEYWORD))
-            if key is None:
-                return None
+            t = type(x)
+            if t is _ndarray:
+                key += (name, KEYWORD, x.dtype, x.shape)
+            elif t in _VALUE_TYPES:
+                key += (name, KEYWORD, t, x)
+            elif t is _float:
+                key += (name, KEYWORD, _float, x if x == x and x != 0.0 else repr(x))
+            elif isinstance(x, _generic):
+                key += (name, KEYWORD, x.dtype, NUMPY_SCALAR)
+            else:
+                key = _add_sequence(x, t, key + (name, KEYWORD))
+                if key is None:
+                    return None
     return key
 
 
@@ -106,10 +116,11 @@ def _add_sequence(x, t, key: tuple):
 
 
 class FastEntry(NamedTuple):
-    """What a hit runs: `run(*pick(args, kwargs))`, or `run(*args)` where `pick` is None."""
+    """What a hit runs: `run(*args)` where `call` is None (the arguments are the graph's
+    inputs, in order), else `call(args, kwargs)`, which passes `run` the array leaves."""
 
     run: object
-    pick: object
+    call: object
 
 
 def prepare(signature: inspect.Signature, apply_defaults: bool, args, kwargs, sig,
@@ -140,7 +151,7 @@ def prepare(signature: inspect.Signature, apply_defaults: bool, args, kwargs, si
             return None         # an object keyed by identity
     if not kwargs and picked == [("args", i) for i in range(len(args))]:
         return FastEntry(run, None)
-    return FastEntry(run, _picker(tuple(picked))) if picked else FastEntry(run, _picker(()))
+    return FastEntry(run, _caller(tuple(picked))(run))
 
 
 class _PathMarker:
@@ -159,12 +170,16 @@ def _marked(x, path, paths):
 
 
 @functools.lru_cache(maxsize=512)
-def _picker(paths: tuple):
-    """`pick(args, kwargs)`: the leaves at `paths`, as a tuple (compiled once per `paths`)."""
+def _caller(paths: tuple):
+    """`make(run)` -> `call(args, kwargs)`, which calls `run` with the leaves at `paths`
+    (`args[0]`, `kwargs['w'][1]`); compiled once per `paths`."""
     def expr(path):
         root, name, *rest = path
         return f"{root}[{name!r}]" + "".join(f"[{i}]" for i in rest)
-    source = f"def pick(args, kwargs):\n    return ({''.join(expr(p) + ', ' for p in paths)})\n"
+    source = (f"def make(run):\n"
+              f"    def call(args, kwargs):\n"
+              f"        return run({', '.join(map(expr, paths))})\n"
+              f"    return call\n")
     scope: dict = {}
     exec(compile(source, "<fast call path>", "exec"), scope)  # noqa: S102  (indices only)
-    return scope["pick"]
+    return scope["make"]

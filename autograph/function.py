@@ -108,8 +108,8 @@ class GraphFunction:
             key = (device_state.device,) + key
         entry = self._fast.get(key)
         if entry is not None and not _tracing.builders:
-            run, pick = entry
-            return run(*args) if pick is None else run(*pick(args, kwargs))
+            run, call = entry
+            return run(*args) if call is None else call(args, kwargs)
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
