@@ -129,7 +129,9 @@ def prepare(signature: inspect.Signature, apply_defaults: bool, args, kwargs, si
 
     The call is bound again with a marker in place of each raw leaf, so the
     markers come out of the flattened binding in the order the full path's
-    leaves do (parameter order, defaults included).
+    leaves do (parameter order, defaults included). A default that is not an
+    array (a number, `None`, a sentinel object like `np._NoValue`) is the same
+    object on every call, so its key is the same too.
     """
     paths = []
     marked_args = tuple(_marked(x, ("args", i), paths) for i, x in enumerate(args))
@@ -147,8 +149,11 @@ def prepare(signature: inspect.Signature, apply_defaults: bool, args, kwargs, si
             if marker is None or marker.value is not value:
                 return None     # a default array, or a value an input_signature converted
             picked.append(marker.path)
+        elif marker is None:
+            if leaf is not value:
+                return None     # not the signature's default (what else could it be?)
         elif type(key) is not PyKey:
-            return None         # an object keyed by identity
+            return None         # an object passed, keyed by identity (call_key takes none)
     if not kwargs and picked == [("args", i) for i in range(len(args))]:
         return FastEntry(run, None)
     return FastEntry(run, _caller(tuple(picked))(run))

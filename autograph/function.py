@@ -133,7 +133,10 @@ class GraphFunction:
         if raw in self._fast:
             return
         run = concrete.fast_call if concrete.backend.xp is np else _flat_caller(concrete)
-        entry = prepare(self._signature, self._apply_defaults, args, kwargs, sig, run)
+        try:
+            entry = prepare(self._signature, self._apply_defaults, args, kwargs, sig, run)
+        except Exception:   # a call it cannot mirror keeps the full path, which served it
+            return
         if entry is not None:
             with self._lock:
                 self._traces.remember_call(key, concrete, raw, entry)

@@ -334,3 +334,16 @@ def test_threads_share_the_short_path():
     for t in threads:
         t.join()
     assert not errors and f.trace_count == 8
+
+
+def test_defaults_keyed_by_identity_take_the_short_path_as_the_full_path_decides():
+    sentinel = object()
+
+    def f(x, how=sentinel, extra=[]):     # noqa: B006  (the same list on every call)
+        return x * (2 if how is sentinel else 3) + len(extra)
+    g = count_full_calls(ag.convert(f))
+    x = np.ones(2)
+    for _ in range(3):
+        np.testing.assert_array_equal(g(x), [2, 2])
+    assert g.full_calls == 1 and g.trace_count == 1
+    np.testing.assert_array_equal(ag.convert(np.sum)(x, axis=0), 2.0)   # np._NoValue defaults
