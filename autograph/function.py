@@ -5,8 +5,11 @@ call looks its signature up in the `TraceCache` (dtypes and shapes of array
 arguments, values of Python arguments, structure, device); a miss traces the
 converted function into a graph (`runtime.tracing.trace_to_graph`, under the
 variable-creation policy of `variable_policy.py`) and compiles it into a
-`ConcreteFunction`. A hit with plain NumPy arrays as positional arguments
-takes a short path: one dict lookup, then the graph's compiled code.
+`ConcreteFunction`. A later call like one the full path served takes a
+short path (`fast_path.py`): a key of the raw arguments, one dict lookup,
+then the graph's compiled code (NumPy arrays and scalars, Python numbers,
+strings, None, tuples and lists of them, keywords, defaults; any other
+argument keeps the full path).
 With `reduce_retracing`, a relaxed trace (unknown dims) that fails falls
 back to the call's exact shapes. Every trace is recorded in the trace log
 (`trace_log.py`); `RetracingWarning` comes once per argument that changed.
@@ -28,6 +31,7 @@ from runtime.ops.random import warn_frozen_draws
 from runtime.ops.effects import may_fail
 from runtime.ops.subgraphs import defer
 from runtime.source import note_original_location, user_stacklevel
+from runtime.tracer import _stack as _tracing   # its `builders`: read on every call
 from runtime.tracing import is_array, trace_to_graph
 
 from . import trace_log
@@ -36,9 +40,12 @@ from .conversion import check_convertible
 from .concrete import ConcreteFunction
 from .device import current_device
 from .device import state as device_state
-from .cache_keys import CacheKey, describe_changes, is_array_key
+from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
+from .fast_path import call_key, prepare
 from .signature import CallSignature, flatten_call, param_specs_of
 from .specs import TensorSpec
+from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
+                            shared_traces)
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates
 
@@ -54,7 +61,8 @@ class RetracingWarning(UserWarning):
 class GraphFunction:
     """A Python function that runs as a graph: traced once per input signature."""
 
-    def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False):
+    def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False,
+                 _share_key=None):
         check_convertible(fn)
         _take_names(self, fn)
         self.python_function = fn
@@ -64,11 +72,22 @@ class GraphFunction:
         self._signature = _signature_of(fn)
         self._apply_defaults = not isinstance(fn, (np.ufunc, types.BuiltinFunctionType))
         self._param_specs = param_specs_of(fn, self._signature, input_signature)
-        self._conversion = ConvertedAhead(fn, autograph)
+        if _share_key is None:
+            _share_key = share_key(fn, (autograph, reduce_retracing, self.input_signature,
+                                        tuple(self._param_specs.items())))
+            if recreated(fn):
+                warnings.warn(
+                    f"ag.convert was applied to more than {RECREATED_WARNING_AFTER} new "
+                    f"function objects of {self.__qualname__} (a lambda or nested def made "
+                    f"anew, in a loop?); each is a new function and traces anew. Define it "
+                    f"once, outside the loop, or pass what changes as an argument",
+                    RetracingWarning, stacklevel=user_stacklevel())
+        # the conversion, and graphs traced by other graph functions of `fn` (shared_traces.py)
+        self._shared = shared_traces(_share_key, lambda: SharedTraces(fn, autograph))
+        self._conversion = self._shared.conversion
+        self._shared_as = (getattr(fn, "__code__", None), autograph)   # leaves if these change
         self._traces = TraceCache()
         self._fast = self._traces.fast       # the short path's table (TraceCache.fast)
-        self._positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                               for p in self._signature.parameters.values())
         self._variable_policy = FirstTraceCreates(self.__qualname__)
         self._lock = threading.RLock()
         self._last_sig: tuple[CallSignature, str] | None = None   # and its device
@@ -78,35 +97,49 @@ class GraphFunction:
 
     # -- calls -------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        # The short path: CPU, positional NumPy arrays, a signature seen before.
-        # Its key is flat, (dtype0, shape0, dtype1, shape1, ...); the common
-        # one-argument case builds it without a loop.
-        if not kwargs and device_state.device == "cpu":
-            if len(args) == 1:
-                x = args[0]
-                key = (x.dtype, x.shape) if type(x) is np.ndarray else None
-            else:
-                key = []
-                for x in args:
-                    if type(x) is not np.ndarray:
-                        key = None
-                        break
-                    key += (x.dtype, x.shape)
-                key = None if key is None else tuple(key)
-            compiled = self._fast.get(key)
-            if compiled is not None:
-                return compiled(*args)
+        # The short path: outside tracing, a call whose raw key (`fast_path.call_key`:
+        # arrays' dtypes and shapes, Python values, keywords) the full path has seen
+        # runs its graph after one dict lookup.
+        if len(args) == 1 and not kwargs and type(args[0]) is np.ndarray:
+            key = (args[0].dtype, args[0].shape)      # the commonest call, keyed inline
+        else:
+            key = call_key(args, kwargs)
+        if device_state.device != "cpu" and key is not None:
+            key = (device_state.device,) + key
+        entry = self._fast.get(key)
+        if entry is not None and not _tracing.builders:
+            run, call = entry
+            return run(*args) if call is None else call(args, kwargs)
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
         sig = flatten_call(self._signature, args, kwargs, self._param_specs,
                            self._apply_defaults, self.__qualname__)
         tracing = current_builder() is not None
-        concrete = self._concrete_for(sig)
+        concrete, key = self._lookup(sig)
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
         if tracing:
             return concrete.call_in_trace(inputs)
+        self._prepare_short_path(args, kwargs, sig, key, concrete)
         return concrete.call_flat(inputs)
+
+    def _prepare_short_path(self, args, kwargs, sig: CallSignature, key: CacheKey, concrete):
+        """Lets later calls like this one take the short path (where `fast_path` can key them)."""
+        raw = call_key(args, kwargs)
+        if raw is None:
+            return
+        if device_state.device != "cpu":
+            raw = (device_state.device,) + raw
+        if raw in self._fast:
+            return
+        run = concrete.fast_call if concrete.backend.xp is np else _flat_caller(concrete)
+        try:
+            entry = prepare(self._signature, self._apply_defaults, args, kwargs, sig, run)
+        except Exception:   # a call it cannot mirror keeps the full path, which served it
+            return
+        if entry is not None:
+            with self._lock:
+                self._traces.remember_call(key, concrete, raw, entry)
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The graph for one signature: arrays, `TensorSpec`s and Python values as in a call."""
@@ -122,6 +155,10 @@ class GraphFunction:
         return device
 
     def _concrete_for(self, sig: CallSignature) -> ConcreteFunction:
+        return self._lookup(sig)[0]
+
+    def _lookup(self, sig: CallSignature) -> tuple[ConcreteFunction, CacheKey]:
+        """The graph for `sig` (traced now on a miss), and its key."""
         key = sig.cache_key(self._device_for(sig))
         concrete = self._traces.get(key)
         if concrete is None:
@@ -129,11 +166,11 @@ class GraphFunction:
                 concrete = self._traces.get(key)
                 if concrete is None:
                     concrete = self._relaxed_match(key, sig) or self._trace(sig, key.device)
-                    self._remember(key, concrete, sig)
-        return concrete
+                    self._remember(key, concrete)
+        return concrete, key
 
-    def _remember(self, key: CacheKey, concrete, sig: CallSignature | None = None):
-        for evicted in self._traces.remember(key, concrete, sig, self._positional):
+    def _remember(self, key: CacheKey, concrete):
+        for evicted in self._traces.remember(key, concrete):
             trace_log.evicted(self.__qualname__, evicted.trees, evicted.leaves,
                               self._traces.max_entries)
 
@@ -164,10 +201,28 @@ class GraphFunction:
 
     # -- tracing -----------------------------------------------------------
     def _trace(self, sig: CallSignature, device: str, keys=None) -> ConcreteFunction:
-        """Traces the function for `sig` (with `keys` in place of its keys where given)."""
+        """Traces the function for `sig` (with `keys` in place of its keys where given).
+
+        A graph another graph function of the same Python function traced for
+        these keys is taken instead, and counted as this function's trace.
+        """
         keys = keys or sig.keys
-        concrete = self._variable_policy.trace(
-            lambda allowed: self._trace_once(sig, device, keys, allowed))
+        now = (getattr(self.python_function, "__code__", None), self.autograph)
+        if now[0] is not self._shared_as[0] or now[1] != self._shared_as[1]:
+            # its code or `autograph` was changed since: it shares nothing with the others
+            self._shared = SharedTraces(self.python_function, self.autograph)
+            self._conversion = self._shared.conversion
+            self._shared_as = now
+        shared, key = self._shared, CacheKey(device, sig.trees, keys)
+        shareable = not shared.created_variables and not any(type(k) is ObjectKey for k in keys)
+        concrete = shared.graphs.get(key) if shareable else None
+        if concrete is not None:
+            self._variable_policy.may_create = False   # as after a first trace creating none
+        else:
+            concrete = self._variable_policy.trace(
+                lambda allowed: self._trace_once(sig, device, keys, allowed))
+            if shareable and not shared.created_variables:
+                shared.graphs.remember(key, concrete)
         self.trace_count += 1
         sig = sig.without_values()
         previous, self._last_sig = self._last_sig, (sig, device)
@@ -228,6 +283,8 @@ class GraphFunction:
                                     [variable for variable, _ in builder.resources],
                                     reads_unknown_dims=builder.read_unknown_dims,
                                     writes_arguments=traced.written)
+        if scopes[0].created:
+            self._shared.created_variables = True   # graph functions of it make their own
         return concrete, bool(scopes[0].created)
 
     def _warn_if_retracing(self, changes: dict, why: str):
@@ -278,6 +335,13 @@ class GraphFunction:
 
     def __repr__(self):
         return f"<GraphFunction {self.__qualname__} (traced {self.trace_count} times)>"
+
+
+def _flat_caller(concrete: ConcreteFunction):
+    """`run(*arrays)` for a graph on another device (its inputs are moved there first)."""
+    def run(*arrays):
+        return concrete.call_flat(arrays)
+    return run
 
 
 def _take_names(graph_function, fn) -> None:

@@ -34,6 +34,7 @@ from runtime.variables import Variable
 
 from .convert import convert
 from .function import GraphFunction
+from .shared_traces import share_key
 
 
 class _Default(int):
@@ -100,7 +101,23 @@ def _gradient_function(fn, argnums, has_aux, with_value, wrt=None) -> GraphFunct
     prefix = "value_and_grad" if with_value else "grad"
     gradient.__name__ = f"{prefix}_{getattr(python_function, '__name__', 'fn')}"
     gradient.__qualname__ = gradient.__name__
-    return GraphFunction(gradient, autograph=False)
+    return GraphFunction(gradient, autograph=False,
+                         _share_key=_share_key(target, argnums, has_aux, with_value, variables))
+
+
+def _share_key(target, argnums, has_aux, with_value, variables):
+    """The key under which gradients of `target`'s function share traces (None: they do not).
+
+    Two gradient functions share where they differentiate the same traces
+    (`target`'s `SharedTraces`, which also keeps `variables` alive through its
+    first gradient function) the same way.
+    """
+    if share_key(target.python_function, ()) is None:
+        return None
+    argnums_key = (argnums is _ARGNUMS_DEFAULT,
+                   tuple(argnums) if isinstance(argnums, (list, tuple)) else argnums)
+    wrt = None if variables is None else tuple(map(id, variables))
+    return ("gradient", target._shared, argnums_key, has_aux, with_value, wrt)
 
 
 def _variables(wrt):

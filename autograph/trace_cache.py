@@ -1,8 +1,9 @@
 """`TraceCache`: the traced graphs of one graph function, by `CacheKey`.
 
 It holds two tables: `entries` (every `CacheKey` to its `ConcreteFunction`)
-and `fast`, the short call path's (CPU, positional NumPy arrays only: the flat
-tuple `(dtype0, shape0, dtype1, shape1, ...)` to the compiled graph). An entry
+and `fast`, the short call path's (`fast_path.call_key` of a raw call to the
+`FastEntry` that runs the entry's graph; filled by the full path through
+`remember_call`, at most `MAX_CALL_KEYS` raw keys per entry). An entry
 whose key names an object by weak identity (a model passed as an argument) is
 forgotten, in both tables, when that object dies. With `reduce_retracing`,
 `relaxed_key` finds the key with unknown dimensions that a new shape and a
@@ -19,14 +20,10 @@ from __future__ import annotations
 import collections
 import weakref
 
-import numpy as np
-
-from runtime.tree import LEAF
-
 from .cache_keys import CacheKey, relax
-from .signature import CallSignature
 
 MAX_ENTRIES = 64   # keys (and so graphs) one graph function keeps
+MAX_CALL_KEYS = 16  # raw call keys (orders of keywords, shapes under a spec) per key
 
 
 class TraceCache:
@@ -36,8 +33,8 @@ class TraceCache:
         self.max_entries = max_entries
         # CacheKey -> ConcreteFunction, the least recently used first
         self.entries: collections.OrderedDict = collections.OrderedDict()
-        self.fast: dict = {}          # (dtype0, shape0, ...) -> compiled graph, CPU only
-        self._flat: dict = {}         # CacheKey -> its key in `fast`
+        self.fast: dict = {}          # fast_path.call_key(args, kwargs) -> FastEntry
+        self._flat: dict = {}         # CacheKey -> its raw keys in `fast`
         self._finalizers: dict = {}   # CacheKey -> a weakref.finalize per object it names
         self._abandoned: collections.OrderedDict = collections.OrderedDict()  # failed relaxed keys
 
@@ -50,12 +47,9 @@ class TraceCache:
                 pass
         return concrete
 
-    def remember(self, key: CacheKey, concrete, sig: CallSignature | None = None,
-                 positional: bool = False) -> list[CacheKey]:
-        """Caches `concrete` under `key` (and for the short path, where `sig` fits it).
-
-        Returns the keys evicted to make room (the least recently used).
-        """
+    def remember(self, key: CacheKey, concrete) -> list[CacheKey]:
+        """Caches `concrete` under `key`; returns the keys evicted to make room (the least
+        recently used)."""
         if key in self.entries:
             self.forget(key)
         self.entries[key] = concrete
@@ -63,12 +57,6 @@ class TraceCache:
         finalizers = [weakref.finalize(obj, _forget, this, key) for obj in key.weak_objects()]
         if finalizers:
             self._finalizers[key] = finalizers
-        if sig is not None and positional and key.device == "cpu" and _plain_arrays(sig):
-            flat = []
-            for x in sig.leaves:
-                flat += (x.dtype, x.shape)
-            self._flat[key] = flat = tuple(flat)
-            self.fast[flat] = concrete.fast_call
         evicted = []
         while len(self.entries) > self.max_entries:
             oldest = next(iter(self.entries))
@@ -76,12 +64,24 @@ class TraceCache:
             evicted.append(oldest)
         return evicted
 
+    def remember_call(self, key: CacheKey, concrete, raw_key: tuple, entry) -> None:
+        """Lets calls with `raw_key` take the short path to `concrete`, cached under `key`.
+
+        Nothing is done where `key` no longer holds `concrete` (evicted meanwhile),
+        or already has `MAX_CALL_KEYS` raw keys (those calls keep the full path).
+        """
+        if self.entries.get(key) is not concrete:
+            return
+        raw_keys = self._flat.setdefault(key, [])
+        if len(raw_keys) < MAX_CALL_KEYS and raw_key not in self.fast:
+            raw_keys.append(raw_key)
+            self.fast[raw_key] = entry
+
     def forget(self, key: CacheKey) -> None:
         """Drops the entry of `key` (evicted, or an object it names died), from both tables."""
         self.entries.pop(key, None)
-        flat = self._flat.pop(key, None)
-        if flat is not None:
-            self.fast.pop(flat, None)
+        for raw_key in self._flat.pop(key, ()):
+            self.fast.pop(raw_key, None)
         for finalizer in self._finalizers.pop(key, ()):
             finalizer.detach()   # the object lives on: its finalizer must not keep `key`
 
@@ -108,12 +108,6 @@ class TraceCache:
     def values(self) -> list:
         """The traced graphs (a copy: other threads may trace meanwhile)."""
         return list(self.entries.values())
-
-
-def _plain_arrays(sig: CallSignature) -> bool:
-    """True where every parameter is one NumPy array (what the short path checks)."""
-    return (all(t is LEAF for t in sig.trees.trees)
-            and all(type(x) is np.ndarray for x in sig.leaves))
 
 
 def _forget(cache_ref, key):

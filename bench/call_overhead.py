@@ -2,6 +2,13 @@
 
   (c) call_overhead_add1   steady-state call of `ag.convert(add_one)` vs `add_one`;
                            reports both times, the difference (target <= 2 µs) and the ratio
+  call_overhead_<kind>     the same for each kind of argument a call may pass (a NumPy
+                           scalar, a Python float, a keyword, an unpassed default, a mix
+                           of them), on `x * s + 1`-sized work; target: the same
+                           difference as the all-array call
+  call_overhead_new_wrapper  `ag.convert(add_one)(x)`, the graph function made anew for
+                           every call (as in a loop body); it reuses the graphs of the
+                           first (shared_traces.py); reported, no target
 
 The work (one tiny ufunc call) is negligible, so the difference is what the graph
 function's call path (cache lookup, compiled graph, output packing) costs per call.
@@ -10,6 +17,7 @@ Run:  python bench/call_overhead.py [--quick]
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -48,8 +56,69 @@ def bench_add_one(settings, full_rounds: int = 200) -> Row:
                diff <= TARGET_DIFF_US, note)
 
 
+def scale(x, s):
+    return x * s + 1
+
+
+def scale_default(x, s=2.0):
+    return x * s + 1
+
+
+def mixed(x, s, k, mode="add", offset=1.0):
+    if mode == "add":
+        return x * s + k * offset
+    return x * s - k * offset
+
+
+def _kinds():
+    """(name, eager function, args, keywords) per argument kind; keywords bound by a partial."""
+    x = np.arange(4, dtype=np.float32)
+    return [
+        ("numpy_scalar", scale, (x, np.float32(2.0)), {}),
+        ("python_float", scale, (x, 2.0), {}),
+        ("keyword", scale, (x,), {"s": 2.0}),
+        ("default", scale_default, (x,), {}),
+        ("mixed", mixed, (x, np.float32(2.0), 3), {"mode": "add"}),
+    ]
+
+
+def bench_kind(settings, name, fn, args, kwargs, full_rounds: int = 100) -> Row:
+    graph_fn = ag.convert(fn)
+    eager = functools.partial(fn, **kwargs) if kwargs else fn
+    graph = functools.partial(graph_fn, **kwargs) if kwargs else graph_fn
+    want, got = eager(*args), graph(*args)
+    assert type(got) is type(want) and got.dtype == want.dtype, (got, want)
+    np.testing.assert_array_equal(got, want)
+    result = compare({"numpy": (eager, args), "graph": (graph, args)},
+                     rounds=settings.rounds(full_rounds), round_ms=settings.round_ms)
+    diff = result.median_diff_us("graph", "numpy")
+    ratio = result.median_ratio("graph", "numpy")
+    note = f"{result.rounds} rounds x {result.calls_per_round} calls; {result.spread_text()}"
+    if graph_fn.trace_count != 1:
+        note += f"; UNEXPECTED: traced {graph_fn.trace_count} times"
+    return Row(f"call_overhead_{name}", result["numpy"].median_us, result["graph"].median_us,
+               f"{diff:+.2f} µs ({ratio:.2f}x)", f"<= {TARGET_DIFF_US:g} µs",
+               diff <= TARGET_DIFF_US, note)
+
+
+def convert_and_call(x):
+    return ag.convert(add_one)(x)
+
+
+def bench_new_wrapper(settings, full_rounds: int = 30) -> Row:
+    x = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(convert_and_call(x), add_one(x))
+    result = compare({"numpy": (add_one, (x,)), "graph": (convert_and_call, (x,))},
+                     rounds=settings.rounds(full_rounds), round_ms=settings.round_ms)
+    ratio = result.median_ratio("graph", "numpy")
+    note = f"{result.rounds} rounds x {result.calls_per_round} calls; {result.spread_text()}"
+    return Row("call_overhead_new_wrapper", result["numpy"].median_us, result["graph"].median_us,
+               f"{ratio:.0f}x", "-", None, note)
+
+
 def run(settings) -> list[Row]:
-    return [bench_add_one(settings)]
+    return ([bench_add_one(settings)] + [bench_kind(settings, *kind) for kind in _kinds()]
+            + [bench_new_wrapper(settings)])
 
 
 def main(argv=None):

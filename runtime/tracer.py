@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
+import weakref
 
 import numpy as np
 
@@ -146,11 +147,14 @@ class GraphBuilder:
 
     def const(self, value) -> Var:
         """A captured array, captured once however often it is used, and again once
-        the array has changed (a NumPy array the traced code writes between uses)."""
+        the array has changed (a NumPy array the traced code writes between uses).
+
+        The graph keeps the value at trace time (`captured_value`: one read-only
+        snapshot, shared by every graph that captures the array unchanged).
+        """
         known = self._const_vars.get(id(value))
         if known is None or _changed(value, self.consts[known[0]]):
-            array = np.array(value)  # a copy: later changes to `value` do not reach the graph
-            array.flags.writeable = False
+            array = captured_value(value)
             if array.dtype == object:
                 raise TracingError(
                     f"cannot use a {type(value).__name__} as an array in a traced function")
@@ -280,6 +284,76 @@ def read_if_variable(x):
     """
     read = getattr(type(x), "__ag_read__", None)
     return read(x) if read is not None else x
+
+
+# see `captured_value`: id(user's array) -> (weak ref to it, weak ref to its snapshot),
+# and id(snapshot) -> weak ref to it, for every snapshot made
+_snapshots: dict[int, tuple] = {}
+_ours: dict[int, weakref.ref] = {}
+
+
+def captured_value(value) -> np.ndarray:
+    """What a graph keeps of an array it captures: the value now, read-only.
+
+    The value at trace time is what the graph computes with (as in `jax.jit`
+    and `tf.function`): writing into the array after tracing changes no
+    graph traced before; a later trace captures the new value. Memory: an
+    array nobody can write (read-only over immutable memory, or a snapshot
+    itself) is kept as it is; any other array is copied once, and the copy is
+    shared by every graph that captures the array while it holds the same
+    bytes (traces for other signatures, gradients, other graph functions).
+    """
+    if not isinstance(value, np.ndarray):
+        return _snapshot(value)
+    if _unwritable(value):
+        return value
+    entry = _snapshots.get(id(value))
+    if entry is not None:
+        snapshot = entry[1]()
+        if entry[0]() is value and snapshot is not None and _same_bytes(value, snapshot):
+            return snapshot
+    snapshot = _snapshot(value)
+    if snapshot.dtype != object:
+        key = id(value)
+        forget = lambda ref: _forget(_snapshots, key, ref)  # noqa: E731
+        _snapshots[key] = (weakref.ref(value, forget), weakref.ref(snapshot, forget))
+    return snapshot
+
+
+def _snapshot(value) -> np.ndarray:
+    snapshot = np.array(value)
+    snapshot.flags.writeable = False
+    if snapshot.dtype != object:
+        key = id(snapshot)
+        _ours[key] = weakref.ref(snapshot, lambda ref: _forget(_ours, key, ref))
+    return snapshot
+
+
+def _forget(table: dict, key: int, ref) -> None:
+    entry = table.get(key)
+    if entry is ref or (type(entry) is tuple and ref in entry):
+        table.pop(key, None)
+
+
+def _unwritable(value: np.ndarray) -> bool:
+    """True where no one can change `value`'s contents: a snapshot, or read-only over bytes."""
+    ours = _ours.get(id(value))
+    if ours is not None and ours() is value:
+        return True
+    base = value
+    while isinstance(base, np.ndarray):
+        if base.flags.writeable:
+            return False
+        base = base.base
+    return isinstance(base, bytes)   # an array owning its memory may be made writeable again
+
+
+def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
+    """`a` and `b` hold the same bytes (so -0.0 is not 0.0, and nan matches its own bits)."""
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    a, b = np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1)
+    return np.array_equal(a.view(np.uint8), b.view(np.uint8))
 
 
 def _changed(value, captured: np.ndarray) -> bool:
