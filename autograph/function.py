@@ -39,6 +39,7 @@ from .device import state as device_state
 from .cache_keys import CacheKey, describe_changes, is_array_key
 from .signature import CallSignature, flatten_call, param_specs_of
 from .specs import TensorSpec
+from .tiers import check_tier
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates
 
@@ -54,8 +55,10 @@ class RetracingWarning(UserWarning):
 class GraphFunction:
     """A Python function that runs as a graph: traced once per input signature."""
 
-    def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False):
+    def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False,
+                 tier=None):
         check_convertible(fn)
+        self.tier = check_tier(tier)
         _take_names(self, fn)
         self.python_function = fn
         self.input_signature = None if input_signature is None else tuple(input_signature)
@@ -227,7 +230,7 @@ class GraphFunction:
                                     traced.out_leaves, traced.out_tree, get_backend(device),
                                     [variable for variable, _ in builder.resources],
                                     reads_unknown_dims=builder.read_unknown_dims,
-                                    writes_arguments=traced.written)
+                                    writes_arguments=traced.written, tier=self.tier)
         return concrete, bool(scopes[0].created)
 
     def _warn_if_retracing(self, changes: dict, why: str):
@@ -272,7 +275,7 @@ class GraphFunction:
             method = GraphFunction(_weak_method(self.python_function, ref, self._conversion),
                                    input_signature=self.input_signature,
                                    autograph=self.autograph,
-                                   reduce_retracing=self.reduce_retracing)
+                                   reduce_retracing=self.reduce_retracing, tier=self.tier)
             bound = self._bound_instances[id(instance)] = (ref, method)
         return bound[1]
 
