@@ -73,9 +73,9 @@ class ConcreteFunction:
         """Why the graph runs on the NumPy tier (None where it runs native)."""
         return self._tiering.reason
 
-    def _compile_native(self):
+    def _compile_native(self, in_worker: bool = False):
         from runtime.native import compile_native
-        return compile_native(self.graph, self._numpy_fn, self._output_expr)
+        return compile_native(self.graph, self._numpy_fn, self._output_expr, in_worker)
 
     def _call_counting(self, *inputs):
         if self._tiering.counting:

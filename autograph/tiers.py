@@ -94,7 +94,7 @@ class Tiering:
     def _compile_and_choose(self, sample):
         numpy_fn = self._concrete._fn
         try:
-            native = self._compile_native()
+            native = self._compile_native(in_worker=True)
         except Exception as error:  # noqa: BLE001 - the graph stays on the NumPy tier
             self.reason = _why(error)
             return

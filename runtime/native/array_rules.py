@@ -42,8 +42,14 @@ def _check_finite(gen, indent, value, aval):
         return
     if aval.ndim == 0:
         _deopt(gen, indent, f"{value} - {value} != 0")
-    else:
-        _deopt(gen, indent, f"not np.all(np.isfinite({value}))")
+        return
+    index = [gen.fresh("i") for _ in range(aval.ndim)]
+    inner = indent
+    for k, i in enumerate(index):
+        gen.emit(inner, f"for {i} in range({value}.shape[{k}]):")
+        inner += "    "
+    element = f"{value}[{', '.join(index)}]"
+    _deopt(gen, inner, f"{element} - {element} != 0")
 
 
 # -- indexing ------------------------------------------------------------------------
@@ -116,20 +122,22 @@ def _matmul(gen, eqn, indent, fused):
     inner = f"{A}.shape[{a.aval.ndim - 1}]"
     cols = f"{B}.shape[1]" if b.aval.ndim == 2 else "1"
     _deopt(gen, indent, f"{B}.shape[0] != {inner}")
-    acc = f"{o}_m"
-    gen.emit(indent, f"{acc} = np.zeros(({rows}, {cols}), {numba_type(dtype)})")
     i, k, j = gen.fresh("i"), gen.fresh("k"), gen.fresh("j")
     a_at = f"{A}[{i}, {k}]" if a.aval.ndim == 2 else f"{A}[{k}]"
     b_at = f"{B}[{k}, {j}]" if b.aval.ndim == 2 else f"{B}[{k}]"
+    kept = [(d, x) for d, x, keep in ((rows, i, a.aval.ndim == 2), (cols, j, b.aval.ndim == 2))
+            if keep]
+    cast = numba_type(dtype)
+    if kept:   # the result itself accumulates, row by row (k outside j: B read in order)
+        gen.emit(indent, f"{o} = np.zeros(({''.join(d + ', ' for d, _ in kept)}), {cast})")
+        slot = f"{o}[{', '.join(x for _, x in kept)}]"
+    else:
+        gen.emit(indent, f"{o} = {cast}(0)")
+        slot = o
     gen.emit(indent, f"for {i} in range({rows}):")
     gen.emit(indent + "    ", f"for {k} in range({inner}):")
     gen.emit(indent + "        ", f"for {j} in range({cols}):")
-    gen.emit(indent + "            ", f"{acc}[{i}, {j}] += {a_at} * {b_at}")
-    shape = [d for d, keep in ((rows, a.aval.ndim == 2), (cols, b.aval.ndim == 2)) if keep]
-    if shape:
-        gen.emit(indent, f"{o} = {acc}.reshape(({''.join(s + ', ' for s in shape)}))")
-    else:
-        gen.emit(indent, f"{o} = {acc}[0, 0]")
+    gen.emit(indent + "            ", f"{slot} += {a_at} * {b_at}")
     _check_finite(gen, indent, o, out.aval)
 
 

@@ -16,7 +16,7 @@ import linecache
 import numpy as np
 
 from ..aliasing import storage_outputs
-from . import array_rules, control, elementwise_rules
+from . import array_rules, control, disk_cache, elementwise_rules, worker
 from .emit import NativeGen
 from .loader import numba_module
 from .scalars import Unsupported
@@ -38,9 +38,17 @@ def native_source(graph) -> tuple[str, NativeGen]:
     return gen.function_source(f"native_{name}"), gen
 
 
-def _numba_type(numba, aval):
-    dtype = numba.from_dtype(np.dtype(aval.dtype))
-    return numba.types.Array(dtype, aval.ndim, "A") if aval.ndim else dtype
+def type_specs(graph, gen) -> list[tuple]:
+    """The native function's parameter types, without Numba: `(dtype, ndim, layout)`.
+    Arguments may have any layout; the constants are C-ordered copies."""
+    specs = [(np.dtype(v.aval.dtype).str, v.aval.ndim, "A") for v in graph.inputs]
+    specs += [(value.dtype.str, value.ndim, "C") for _, value in gen.const_args]
+    return specs
+
+
+def numba_types(numba, specs) -> tuple:
+    return tuple(numba.types.Array(numba.from_dtype(np.dtype(d)), ndim, layout) if ndim
+                 else numba.from_dtype(np.dtype(d)) for d, ndim, layout in specs)
 
 
 def unsupported_reason(graph) -> str | None:
@@ -59,24 +67,48 @@ def _check_lowerable(graph):
     return native_source(graph)
 
 
-def compile_native(graph, fallback, output_expr):
+def compile_native(graph, fallback, output_expr, in_worker: bool = False):
     """`graph` as machine code, called like `fallback` (the NumPy tier's function).
 
     `output_expr(names, global_name)` builds the returned structure, as for
-    `runtime.codegen.compile_graph`.
+    `runtime.codegen.compile_graph`. `in_worker`: compile in another process first
+    (`worker.py`), so this process only loads the machine code from the disk cache
+    (a compile holds the GIL for seconds; a load for a fraction of one).
     """
     source, gen = _check_lowerable(graph)
+    name = source.split("(")[0][4:]
+    specs = type_specs(graph, gen)
+    if in_worker:
+        worker.compile_in_worker(source, name, specs)
     numba = numba_module()
-    filename = f"<native {graph.name} #{next(_serial)}>"
+    types = numba_types(numba, specs)
+    dispatcher = load_cached(numba, source, name, types)
+    if dispatcher is None:
+        dispatcher = numba.njit(types, error_model="numpy", nogil=True)(
+            _in_memory(source, name, graph.name))
+    entry = dispatcher.overloads[types].entry_point
+    function = _caller(graph, entry, fallback, output_expr, gen, source)
+    function.from_disk_cache = bool(dispatcher.stats.cache_hits)
+    return function
+
+
+def load_cached(numba, source, name, types):
+    """The dispatcher compiled through the disk cache (None where it is unusable)."""
+    cached = disk_cache.load_function(source, name, numba.__version__)
+    if cached is None:
+        return None
+    try:
+        return numba.njit(types, error_model="numpy", nogil=True, cache=True)(cached)
+    except Exception:  # noqa: BLE001 - a stale or corrupt entry: compile in memory
+        return None
+
+
+def _in_memory(source, name, graph_name):
+    filename = f"<native {graph_name} #{next(_serial)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = {"np": np, "Deopt": Deopt}
     exec(compile(source, filename, "exec"), namespace)
-    python_function = namespace[source.split("(")[0][4:]]
-    types = [_numba_type(numba, v.aval) for v in graph.inputs] + [
-        numba.typeof(value) for _, value in gen.const_args]
-    dispatcher = numba.njit(tuple(types), error_model="numpy", nogil=True)(python_function)
-    entry = dispatcher.overloads[tuple(types)].entry_point
-    return _caller(graph, entry, fallback, output_expr, gen, source)
+    return namespace[name]
 
 
 def _caller(graph, entry, fallback, output_expr, gen, source):
