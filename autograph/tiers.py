@@ -17,6 +17,7 @@ order, `exp` and `tanh` are the C library's).
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 
@@ -40,6 +41,17 @@ def set_tier(tier: str, hot_calls: int | None = None) -> None:
         if hot_calls < 1:
             raise ValueError(f"hot_calls must be at least 1, got {hot_calls}")
         settings.hot_calls = int(hot_calls)
+
+
+@contextlib.contextmanager
+def using_tier(tier: str):
+    """`set_tier(tier)` for the graphs traced inside the `with` block."""
+    before = settings.tier
+    settings.tier = check_tier(tier)
+    try:
+        yield
+    finally:
+        settings.tier = before
 
 
 def check_tier(tier: str | None) -> str | None:
