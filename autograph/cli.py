@@ -4,6 +4,7 @@
     agc FILE.py::FUNC --stage N         the source after the first N converters
     agc FILE.py::FUNC --graph SPEC...   trace FUNC for the specs, print its graph
     agc FILE.py::FUNC --dot SPEC...     the same graph as Graphviz dot
+    agc FILE.py::FUNC --graph SPEC... --optimized   the graph after the passes (what runs)
 
 A SPEC is `float32[None,5]`, `int64[]` or `py:3` (a Python value). FUNC may
 be a function, a method, a `functools.partial` or a callable object (its
@@ -71,6 +72,8 @@ def _parser():
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--graph", nargs="*", metavar="SPEC", help="print the traced graph")
     mode.add_argument("--dot", nargs="*", metavar="SPEC", help="print the graph as dot")
+    parser.add_argument("--optimized", action="store_true",
+                        help="with --graph or --dot: the graph after runtime.passes.optimize")
     mode.add_argument("--stage", type=int, metavar="N",
                       help=f"source after the first N of the {len(PIPELINE)} converters")
     return parser
@@ -106,14 +109,16 @@ def run(argv) -> str:
     except ValueError as error:
         raise UsageError(str(error)) from None
     try:
-        graph = function.get_concrete_function(*specs).graph
+        concrete = function.get_concrete_function(*specs)
+        graph = concrete.optimized_graph if args.optimized else concrete.graph
     except Exception as error:
         notes = " ".join(getattr(error, "__notes__", ()))
         raise UsageError(f"{type(error).__name__}: {error} {notes}".strip()) from None
     if args.dot is not None:
         return graph.to_dot()
-    reason = unsupported_reason(graph)
-    return f"{graph}\n# native tier: {'every primitive has a lowering' if reason is None else 'no, ' + reason}"
+    reason = unsupported_reason(concrete.optimized_graph)
+    verdict = "every primitive has a lowering" if reason is None else f"no, {reason}"
+    return f"{graph}\n# native tier: {verdict}"
 
 
 def main(argv=None) -> int:

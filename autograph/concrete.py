@@ -10,6 +10,7 @@ from runtime.codegen import compile_graph
 from runtime.effects import prune_dead_code
 from runtime.ops.call import call as call_graph
 from runtime.ops.python_numbers import python_number_output
+from runtime.passes import optimize
 from runtime.tracer_value import write_in_place
 from runtime.tree import flatten
 from runtime.verify import verify
@@ -37,6 +38,7 @@ class ConcreteFunction:
                  tier: str | None = None):
         self.name = name
         self.graph = graph = prune_dead_code(graph)
+        self.optimized_graph = optimize(graph, backend) if config.optimize else graph
         self.backend = backend
         self._call_sig = call_sig
         n_arrays = len(graph.inputs) - len(variables)
@@ -52,7 +54,7 @@ class ConcreteFunction:
         self.writes_arguments = {i: n_results + j for j, i in enumerate(self._writes)}
         if config.verify_graphs:
             verify(graph)
-        self._fn = compile_graph(graph, backend, self._output_expr,
+        self._fn = compile_graph(self.optimized_graph, backend, self._output_expr,
                                  list(zip(graph.inputs[n_arrays:], self._variables)))
         self._numpy_fn = self._fn
         self._tiering = Tiering(self, tier or tier_settings.tier, self._compile_native)
@@ -75,7 +77,7 @@ class ConcreteFunction:
 
     def _compile_native(self, in_worker: bool = False):
         from runtime.native import compile_native
-        return compile_native(self.graph, self._numpy_fn, self._output_expr, in_worker)
+        return compile_native(self.optimized_graph, self._numpy_fn, self._output_expr, in_worker)
 
     def _call_counting(self, *inputs):
         if self._tiering.counting:

@@ -34,7 +34,7 @@ def test_corpus_on_the_native_tier(fn, arg_tuples, capsys):
     concrete = g.get_concrete_function(*arg_tuples[0])
     assert (concrete.tier == "native") == (concrete.tier_reason is None)
     assert concrete.tier == "native" or concrete.tier_reason == native.unsupported_reason(
-        concrete.graph)
+        concrete.optimized_graph)
 
 
 def test_most_corpus_graphs_lower():
@@ -43,7 +43,8 @@ def test_most_corpus_graphs_lower():
     for _, fn, arg_tuples, _ in CASES:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            graph = ag.convert(fn, tier="numpy").get_concrete_function(*arg_tuples[0]).graph
+            concrete = ag.convert(fn, tier="numpy").get_concrete_function(*arg_tuples[0])
+        graph = concrete.optimized_graph
         lowered += native.unsupported_reason(graph) is None
     assert lowered >= 222
 
@@ -218,3 +219,30 @@ def test_a_second_process_loads_the_machine_code_from_the_disk_cache(tmp_path):
     for entry in (tmp_path / "cache" / "__pycache__").iterdir():  # corrupt: compiled again
         entry.write_bytes(b"not a cache entry")
     assert _run_script(tmp_path)[0] == "native"
+
+
+def shapes_and_reductions(x, v):
+    y = x[:, None, :] - v[None, :, None]          # (3, 2, 4): None indexes, broadcasting
+    d = (y ** 2).sum(axis=2)
+    nearest = np.argmin(d, axis=1)
+    onehot = (nearest[:, None] == np.arange(2)).astype(x.dtype)
+    counts = onehot.sum(axis=0)
+    means = (onehot.T @ x) / np.maximum(counts, 1)[:, None]
+    flat = x.reshape(-1)[::3]
+    return (means, nearest, np.argmax(x), np.all(x > -5.0), np.any(x > 3.0, axis=1),
+            x.T.copy(), np.expand_dims(flat, 0), np.squeeze(x[:1]), x ** 3, d.max(axis=0))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
+def test_shape_ops_reductions_and_argmin_match_numpy(dtype):
+    f = ag.convert(shapes_and_reductions, tier="native")
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        x = rng.integers(-4, 5, (3, 4)).astype(dtype)
+        v = rng.integers(-2, 3, 2).astype(dtype)
+        want, got = shapes_and_reductions(x, v), f(x, v)
+        for w, g in zip(want, got):
+            assert np.asarray(g).dtype == np.asarray(w).dtype
+            np.testing.assert_allclose(g, w, rtol=1e-6)
+    assert f.get_concrete_function(x, v).tier == "native", \
+        f.get_concrete_function(x, v).tier_reason

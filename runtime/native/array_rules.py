@@ -18,7 +18,7 @@ from ..abstract import normalize_axis
 from ..ops.indexing import Dyn, getitem_p
 from ..ops.joining import split_p
 from ..ops.linalg import matmul_p
-from ..ops.reductions import max_p, mean_p, min_p, sum_p
+from ..ops.reductions import all_p, any_p, argmax_p, argmin_p, max_p, mean_p, min_p, sum_p
 from .scalars import Unsupported, numba_type
 
 
@@ -56,11 +56,15 @@ def _check_finite(gen, indent, value, aval):
 def _getitem(gen, eqn, indent, fused):
     x, *dynamic = eqn.inputs
     index = list(eqn.params["index"])
-    if any(e is None for e in index) or sum(e is Ellipsis for e in index) > 1:
-        raise Unsupported("an index with None")
+    if sum(e is Ellipsis for e in index) > 1:
+        raise Unsupported("an index with two Ellipses")
     if Ellipsis in index:
         at = index.index(Ellipsis)
-        index[at:at + 1] = [slice(None)] * (x.aval.ndim - len(index) + 1)
+        real = sum(e is not None for e in index) - 1
+        index[at:at + 1] = [slice(None)] * (x.aval.ndim - real)
+    new_axes = [k for k, e in enumerate(e for e in index if not isinstance(e, (int, Dyn)))
+                if e is None]   # positions of None among the result's dimensions
+    index = [e for e in index if e is not None]
     parts, dim = [], 0
     for entry in index:
         size = x.aval.shape[dim]
@@ -90,7 +94,23 @@ def _getitem(gen, eqn, indent, fused):
             raise Unsupported(f"an index entry {entry!r}")
         dim += 1
     out = eqn.outputs[0]
-    gen.emit(indent, f"{gen.namer(out)} = {gen.ref(x)}[{', '.join(parts) or '()'}]")
+    if not new_axes:
+        gen.emit(indent, f"{gen.namer(out)} = {gen.ref(x)}[{', '.join(parts) or '()'}]")
+        return
+    picked = gen.fresh("p")
+    gen.emit(indent, f"{picked} = {gen.ref(x)}[{', '.join(parts) or '()'}]")
+    dims, k = [], 0
+    for j in range(out.aval.ndim):
+        if j in new_axes:
+            dims.append("1")
+        else:
+            dims.append(f"{picked}.shape[{k}]")
+            k += 1
+    if k == 0:
+        gen.emit(indent, f"{gen.namer(out)} = np.full(({'1, ' * out.aval.ndim}), {picked})")
+    else:
+        gen.emit(indent, f"{gen.namer(out)} = np.ascontiguousarray({picked}).reshape("
+                         f"({''.join(d + ', ' for d in dims)}))")
 
 
 def _split(gen, eqn, indent, fused):
@@ -145,6 +165,8 @@ def _matmul(gen, eqn, indent, fused):
 def _reduction(kind):
     def emit(gen, eqn, indent, fused):
         (x,) = eqn.inputs
+        if kind in ("argmax", "argmin"):
+            return _arg_reduction(gen, eqn, indent, kind)
         params = dict(eqn.params)
         if params.pop("dtype", None) is not None or params.pop("ddof", 0):
             raise Unsupported(f"{kind}(..., dtype=...)")
@@ -184,6 +206,11 @@ def _reduction(kind):
         element = f"{cast}({X}[{', '.join(index)}])"
         if kind in ("sum", "mean"):
             gen.emit(inner, f"{slot} += {element}")
+        elif kind in ("all", "any"):
+            gen.emit(inner, f"if {first}:")
+            gen.emit(inner + "    ", f"{slot} = {kind == 'all'}")
+            op = "and" if kind == "all" else "or"
+            gen.emit(inner, f"{slot} = {slot} {op} ({X}[{', '.join(index)}] != 0)")
         else:
             better = ">" if kind == "max" else "<"
             e = gen.fresh("e")
@@ -208,8 +235,49 @@ def _reduction(kind):
     return emit
 
 
+def _arg_reduction(gen, eqn, indent, kind):
+    """`argmax`/`argmin` over all axes or one: the first extreme, or the first NaN."""
+    (x,) = eqn.inputs
+    out = eqn.outputs[0]
+    axis, keepdims = eqn.params.get("axis"), eqn.params.get("keepdims", False)
+    if np.dtype(x.aval.dtype).kind not in "biuf":
+        raise Unsupported(f"{kind} of {x.aval.dtype}")
+    X, o = gen.ref(x), gen.namer(out)
+    flat = gen.fresh("f")
+    if axis is None:
+        gen.emit(indent, f"{flat} = np.ascontiguousarray({X}).ravel()")
+        rows, length, at = "1", f"{flat}.shape[0]", lambda r, q: f"{flat}[{q}]"
+    else:
+        axis = normalize_axis(axis, x.aval.ndim)
+        order = [k for k in range(x.aval.ndim) if k != axis] + [axis]
+        gen.emit(indent, f"{flat} = np.ascontiguousarray(np.transpose({X}, "
+                         f"({''.join(f'{k}, ' for k in order)}))).reshape((-1, {X}.shape[{axis}]))")
+        rows, length, at = f"{flat}.shape[0]", f"{flat}.shape[1]", lambda r, q: f"{flat}[{r}, {q}]"
+    _deopt(gen, indent, f"{length} == 0")   # NumPy's ValueError
+    best = gen.fresh("b")
+    gen.emit(indent, f"{best} = np.empty({rows}, np.int64)")
+    r, q, e, m = gen.fresh("r"), gen.fresh("q"), gen.fresh("e"), gen.fresh("m")
+    better = ">" if kind == "argmax" else "<"
+    gen.emit(indent, f"for {r} in range({rows}):")
+    inner = indent + "    "
+    gen.emit(inner, f"{best}[{r}] = 0")
+    gen.emit(inner, f"{m} = {at(r, 0)}")
+    gen.emit(inner, f"for {q} in range(1, {length}):")
+    gen.emit(inner + "    ", f"{e} = {at(r, q)}")
+    gen.emit(inner + "    ", f"if {m} == {m} and ({e} != {e} or {e} {better} {m}):")
+    gen.emit(inner + "        ", f"{m} = {e}")
+    gen.emit(inner + "        ", f"{best}[{r}] = {q}")
+    if out.aval.ndim == 0:
+        gen.emit(indent, f"{o} = {best}[0]")
+    else:
+        dims = [f"{X}.shape[{k}]" if k != axis else "1" for k in range(x.aval.ndim)
+                if k != axis or keepdims] if axis is not None else ["1"] * out.aval.ndim
+        gen.emit(indent, f"{o} = {best}.reshape(({''.join(d + ', ' for d in dims)}))")
+
+
 primitives.native_lowerings[getitem_p] = ArrayLowering(_getitem)
 primitives.native_lowerings[split_p] = ArrayLowering(_split)
 primitives.native_lowerings[matmul_p] = ArrayLowering(_matmul)
-for _p, _kind in ((sum_p, "sum"), (mean_p, "mean"), (max_p, "max"), (min_p, "min")):
+for _p, _kind in ((sum_p, "sum"), (mean_p, "mean"), (max_p, "max"), (min_p, "min"),
+                  (all_p, "all"), (any_p, "any"), (argmax_p, "argmax"), (argmin_p, "argmin")):
     primitives.native_lowerings[_p] = ArrayLowering(_reduction(_kind))

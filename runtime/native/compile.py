@@ -16,13 +16,13 @@ import linecache
 import numpy as np
 
 from ..aliasing import storage_outputs
-from . import array_rules, control, disk_cache, elementwise_rules, worker
+from . import array_rules, control, disk_cache, elementwise_rules, shape_rules, worker
 from .emit import NativeGen
 from .loader import numba_module
 from .scalars import Unsupported
 
 _serial = itertools.count()
-_LOWERINGS = (array_rules, control, elementwise_rules)   # their rows fill the table
+_LOWERINGS = (array_rules, control, elementwise_rules, shape_rules)   # their rows fill the table
 
 
 class Deopt(Exception):

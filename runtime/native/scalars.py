@@ -76,7 +76,7 @@ UFUNCS = {
     "logical_not": ("{0} == 0", "biuf"),
     "bitwise_and": ("{0} & {1}", "biu"), "bitwise_or": ("{0} | {1}", "biu"),
     "bitwise_xor": ("{0} ^ {1}", "biu"),
-    "floor_divide": (None, "iuf"), "remainder": (None, "iuf"),
+    "floor_divide": (None, "iuf"), "remainder": (None, "iuf"), "power": (None, "iuf"),
 }
 # Float results of these are never an inf or a NaN that NumPy warns about.
 NO_FLOAT_CHECK = {"negative", "positive", "absolute", "maximum", "minimum", "floor", "ceil",
@@ -139,7 +139,11 @@ def ufunc_element(code: ScalarCode, ufunc, atoms, refs, out_dtype) -> str:
     if any(np.dtype(d).kind not in kinds for d in ins) or np.dtype(out).kind not in "biuf":
         raise Unsupported(f"numpy.{name} on {', '.join(str(d) for d in ins)}")
     args = [code.cast(r, d, t) for r, d, t in zip(refs, ins, types)]
-    if template is None:
+    if name == "power":
+        if np.dtype(ins[0]).kind in "iu" and not any(a.aval.ndim for a in atoms):
+            raise Unsupported("an integer power of NumPy scalars (NumPy checks its overflow)")
+        expr = _power(code, args, np.dtype(ins[0]))
+    elif template is None:
         expr = _division(code, name, args, np.dtype(ins[0]))
     else:
         expr = template.format(*args)
@@ -167,6 +171,27 @@ def _division(code, name, args, dtype) -> str:
     wide = "np.int64" if dtype.kind == "i" else "np.uint64"
     return f"{wide}({a}) // {wide}({b})" if name == "floor_divide" else \
         f"{wide}({a}) % {wide}({b})"
+
+
+def _power(code, args, dtype) -> str:
+    """`a ** b`: C's `pow` for floats; for ints, squaring in 64 bits (wrapping as NumPy's
+    loop does in its own width), and NumPy's ValueError for `b < 0` through a deopt."""
+    a, b = args
+    if dtype.kind == "f":
+        return f"{a} ** {b}"
+    wide = "np.int64" if dtype.kind == "i" else "np.uint64"
+    if dtype.kind == "i":
+        code.deopt_if(f"{b} < 0")
+    result, base, exponent = code.fresh(), code.fresh(), code.fresh()
+    code.stmt(f"{result} = {wide}(1)")
+    code.stmt(f"{base} = {wide}({a})")
+    code.stmt(f"{exponent} = {wide}({b})")
+    code.stmt(f"while {exponent} > 0:")
+    code.gen.emit(code.indent + "    ", f"if {exponent} & 1:")
+    code.gen.emit(code.indent + "        ", f"{result} = {result} * {base}")
+    code.gen.emit(code.indent + "    ", f"{base} = {base} * {base}")
+    code.gen.emit(code.indent + "    ", f"{exponent} = {exponent} >> 1")
+    return result
 
 
 def _checked_int(code, name, args, dtype) -> str:

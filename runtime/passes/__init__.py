@@ -1,0 +1,57 @@
+"""Graph optimizations: small graph-to-graph passes, and `optimize`, the pipeline of them.
+
+Each pass takes a `Graph` and returns an equivalent one (the same graph where
+it changes nothing), never changing the graph it is given; each is one file,
+with its rules in tables keyed by primitive:
+
+| pass | what it does |
+| --- | --- |
+| `simplify` | algebraic identities exact for every dtype (`x * 1`, `-(-x)`, `x.T.T`, ...) |
+| `constant_folding` | equations of constants computed once by their own kernels |
+| `cse` | repeated pure equations computed once |
+| `merge_matmuls` | `x @ A + h @ B` (constants `A`, `B`) as one product (floats: opt-in) |
+| `licm` | loop invariants that cannot raise or warn moved out of `while_loop` bodies |
+| `prune_dead_code` | (`runtime.effects`) unused equations dropped, every effect kept |
+
+A graph function compiles `optimize(graph)` where `runtime.config.optimize`
+is on (the default); the graph it keeps, prints, saves and differentiates is
+the traced one. Each pass keeps the oracle's answer: the same dtypes,
+shapes, values (bit for bit), errors and warnings as the unoptimized graph.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import config
+from ..effects import prune_dead_code
+from ..verify import verify
+from .constant_folding import constant_folding
+from .cse import cse
+from .licm import licm
+from .merge_matmuls import merge_matmuls
+from .simplify import simplify
+
+PIPELINE = (
+    simplify,          # first: `x * 1` gone exposes common subexpressions and constants
+    constant_folding,  # before cse: folded values are literals, which cse compares by value
+    cse,
+    merge_matmuls,     # after cse: a product it merged away is read once
+    licm,              # after cse: one copy of an invariant to hoist
+    prune_dead_code,   # last: the passes above leave the equations they replaced unused
+)
+
+
+def optimize(graph, backend=None):
+    """`graph` through every pass of `PIPELINE`.
+
+    Constant folding runs NumPy's kernels, so it is skipped for another
+    `backend` (CuPy), whose kernels the graph would run instead. With
+    `config.verify_graphs` on, the verifier checks the graph after each pass.
+    """
+    numpy_kernels = backend is None or backend.xp is np
+    for transform in PIPELINE:
+        if transform is not constant_folding or numpy_kernels:
+            graph = transform(graph)
+            if config.verify_graphs:
+                verify(graph)
+    return graph
