@@ -39,6 +39,15 @@ def add_one(x):
     return x + 1
 
 
+def kmeans_step(points, centroids):
+    """One k-means step as NumPy code writes it: distances, nearest, new means."""
+    d = ((points[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
+    nearest = np.argmin(d, axis=1)
+    onehot = (nearest[:, None] == np.arange(centroids.shape[0])).astype(points.dtype)
+    counts = onehot.sum(axis=0)
+    return (onehot.T @ points) / np.maximum(counts, 1)[:, None]
+
+
 def _numba_versions():
     if importlib.util.find_spec("numba") is None:
         return {}
@@ -50,7 +59,24 @@ def _numba_versions():
         for t in range(xs.shape[0]):
             h, c = cell(xs[t], h, c, w, u, b)
         return h, c
-    return {"collatz": jit(collatz), "cell": cell, "loop": jit(sequence), "add": jit(add_one)}
+    @numba.njit
+    def kmeans(points, centroids):   # the loops a Numba user writes by hand
+        k, n = centroids.shape[0], points.shape[0]
+        sums = np.zeros_like(centroids)
+        counts = np.zeros(k)
+        for p in range(n):
+            best, best_d = 0, np.inf
+            for j in range(k):
+                d = 0.0
+                for q in range(points.shape[1]):
+                    d += (points[p, q] - centroids[j, q]) ** 2
+                if d < best_d:
+                    best, best_d = j, d
+            sums[best] += points[p]
+            counts[best] += 1
+        return sums / np.maximum(counts, 1)[:, None]
+    return {"collatz": jit(collatz), "cell": cell, "loop": jit(sequence), "add": jit(add_one),
+            "kmeans": kmeans}
 
 
 def _jax_versions():
@@ -85,6 +111,8 @@ def workloads():
     big = make_inputs(512, 64)
     xs = np.repeat(x[None], 100, axis=0)
     steps = np.int64(100)
+    rng = np.random.default_rng(0)
+    kmeans = (rng.normal(size=(10_000, 2)), rng.normal(size=(8, 2)))
     return [
         ("collatz_27", collatz, collatz, (np.int64(27),), (np.int64(27),), "collatz", "<= 0.1x"),
         ("lstm_cell_10u", lstm_cell, lstm_cell, (x, h, c, w, u, b), (x, h, c, w, u, b),
@@ -94,6 +122,7 @@ def workloads():
         ("lstm_cell_512u_b64", lstm_cell, lstm_cell, big, big, "cell", "<= 1.0x"),
         ("x_plus_1", add_one, add_one, (np.ones(4, np.float32),), (np.ones(4, np.float32),),
          "add", "<= 2.5x"),
+        ("kmeans_step_10k_8", kmeans_step, kmeans_step, kmeans, kmeans, "kmeans", "<= 0.2x"),
     ]
 
 
@@ -124,11 +153,56 @@ def run(settings):
     return "\n".join(lines)
 
 
+def background_compile_cost(seconds: float = 2.0) -> str:
+    """How much a compile slows the calling thread: calls per second of the 10-unit cell
+    (NumPy tier) alone, then while another graph compiles on a background thread of
+    this process, then while it compiles in a worker process (`runtime.native.worker`)."""
+    import tempfile
+    import threading
+    import time
+
+    import runtime.config
+    args = make_inputs(10, 1)
+    cell = ag.convert(lstm_cell, tier="numpy")
+    cell(*args)
+
+    def rate_until(done):
+        calls, start = 0, time.perf_counter()
+        while not done():
+            cell(*args)
+            calls += 1
+        return calls / (time.perf_counter() - start)
+    alone_end = time.perf_counter() + seconds
+    rates = {"alone": rate_until(lambda: time.perf_counter() > alone_end)}
+    x, h, c, w, u, b = args
+    xs = np.repeat(x[None], 100, axis=0)
+    for label, in_worker in (("compile on a thread", False), ("compile in a worker", True)):
+        runtime.config.native_cache_dir = tempfile.mkdtemp()   # cold for each
+        graph = ag.convert(lstm_sequence_staged, tier="numpy")
+        concrete = graph.get_concrete_function(xs, h, c, w, u, b, np.int64(100))
+        finished = []
+        thread = threading.Thread(target=lambda: finished.append(
+            concrete._compile_native(in_worker=in_worker)))
+        start = time.perf_counter()
+        thread.start()
+        rates[label] = rate_until(lambda: finished)
+        rates[label + " (s)"] = time.perf_counter() - start
+        thread.join()
+    base = rates["alone"]
+    return (f"calling thread, 10-unit cell calls/s: alone {base:.0f}; during a compile on a "
+            f"thread {rates['compile on a thread']:.0f} "
+            f"({rates['compile on a thread'] / base:.2f}x, {rates['compile on a thread (s)']:.1f} s); "
+            f"during a compile in a worker process {rates['compile in a worker']:.0f} "
+            f"({rates['compile in a worker'] / base:.2f}x, {rates['compile in a worker (s)']:.1f} s)")
+
+
 def main(argv=None):
     settings = parse_args(__doc__.splitlines()[0], argv)
     print("native tier: ratios to hand-written NumPy (median of interleaved rounds; lower "
           "is faster)\n")
     print(run(settings))
+    if not settings.quick:
+        print("\n" + background_compile_cost())
     print(f"\nmachine: {cpu_model()}, {os.cpu_count()} cores, NumPy {np.__version__}")
 
 

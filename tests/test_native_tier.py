@@ -246,3 +246,21 @@ def test_shape_ops_reductions_and_argmin_match_numpy(dtype):
             np.testing.assert_allclose(g, w, rtol=1e-6)
     assert f.get_concrete_function(x, v).tier == "native", \
         f.get_concrete_function(x, v).tier_reason
+
+
+def joins_and_fills(x, lo):
+    z = np.zeros_like(x)
+    return (np.concatenate([x, z], axis=1), np.stack([x, x + 1]), np.full_like(x, 7),
+            np.clip(x, lo, 3), np.sign(x - 1), np.ones_like(x, dtype=np.float32) / 3)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int8"])
+def test_joins_fills_clip_and_sign_match_numpy(dtype):
+    f = ag.convert(joins_and_fills, tier="native")
+    x = np.array([[-3, 0, 2], [5, 1, -1]], dtype=dtype)
+    lo = np.array(-2, dtype=dtype)[()]
+    for w, g in zip(joins_and_fills(x, lo), f(x, lo)):
+        assert np.asarray(g).dtype == np.asarray(w).dtype
+        np.testing.assert_array_equal(g, w)
+    assert f.get_concrete_function(x, lo).tier == "native", \
+        f.get_concrete_function(x, lo).tier_reason

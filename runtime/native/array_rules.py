@@ -16,10 +16,11 @@ import numpy as np
 from .. import primitives
 from ..abstract import normalize_axis
 from ..ops.indexing import Dyn, getitem_p
-from ..ops.joining import split_p
+from ..ops.creation import full_like_p, ones_like_p, zeros_like_p
+from ..ops.joining import concatenate_p, split_p, stack_p
 from ..ops.linalg import matmul_p
 from ..ops.reductions import all_p, any_p, argmax_p, argmin_p, max_p, mean_p, min_p, sum_p
-from .scalars import Unsupported, numba_type
+from .scalars import ScalarCode, Unsupported, numba_type, operand_type
 
 
 class ArrayLowering:
@@ -275,6 +276,49 @@ def _arg_reduction(gen, eqn, indent, kind):
         gen.emit(indent, f"{o} = {best}.reshape(({''.join(d + ', ' for d in dims)}))")
 
 
+def _join(stack):
+    def emit(gen, eqn, indent, fused):
+        if eqn.params.get("dtype") is not None or eqn.params.get("axis", 0) is None:
+            raise Unsupported("concatenate(..., dtype=...) or axis=None")
+        out = eqn.outputs[0]
+        dtype = numba_type(out.aval.dtype)
+        parts = [gen.ref(x) if np.dtype(x.aval.dtype) == np.dtype(out.aval.dtype)
+                 else f"{gen.ref(x)}.astype({dtype})" for x in eqn.inputs]
+        if any(x.aval.ndim == 0 for x in eqn.inputs):
+            raise Unsupported("stacking 0-d values")
+        axis = normalize_axis(eqn.params.get("axis", 0), out.aval.ndim)
+        function = "np.stack" if stack else "np.concatenate"
+        gen.emit(indent, f"{gen.namer(out)} = {function}(({''.join(p + ', ' for p in parts)}), "
+                         f"{axis})")
+    return emit
+
+
+def _like(fill):
+    def emit(gen, eqn, indent, fused):
+        x, *value = eqn.inputs
+        out = eqn.outputs[0]
+        if eqn.params.get("shape") is not None or value and value[0].aval.ndim:
+            raise Unsupported("a *_like with a shape, or an array to fill with")
+        dims = [str(d) if d is not None else f"{gen.ref(x)}.shape[{k}]"
+                for k, d in enumerate(out.aval.shape)]
+        if value:   # NumPy's cast of the fill value (an int that does not fit: a deopt)
+            what = ScalarCode(gen, indent).cast(gen.ref(value[0]), out.aval.dtype,
+                                                operand_type(value[0]))
+        else:
+            what = f"{numba_type(out.aval.dtype)}({fill})"
+        if not dims:
+            gen.emit(indent, f"{gen.namer(out)} = {what}")
+            return
+        gen.emit(indent, f"{gen.namer(out)} = np.full(({''.join(d + ', ' for d in dims)}), "
+                         f"{what})")
+    return emit
+
+
+primitives.native_lowerings[concatenate_p] = ArrayLowering(_join(stack=False))
+primitives.native_lowerings[stack_p] = ArrayLowering(_join(stack=True))
+primitives.native_lowerings[zeros_like_p] = ArrayLowering(_like("0"))
+primitives.native_lowerings[ones_like_p] = ArrayLowering(_like("1"))
+primitives.native_lowerings[full_like_p] = ArrayLowering(_like(None))
 primitives.native_lowerings[getitem_p] = ArrayLowering(_getitem)
 primitives.native_lowerings[split_p] = ArrayLowering(_split)
 primitives.native_lowerings[matmul_p] = ArrayLowering(_matmul)

@@ -15,6 +15,7 @@ from ..ops.creation import astype_p
 from ..ops.elementwise import ELEMENTWISE_UFUNCS, ufunc_primitive
 from ..ops.joining import where_p
 from ..ops.python_numbers import from_python_p, python_op_p
+from ..ops.shape_ops import clip_p
 from .loops import Elementwise
 from .scalars import UFUNCS, Unsupported, numba_type, operand_type, ufunc_element
 
@@ -62,6 +63,22 @@ def _from_python_element(code, eqn, refs):
     return result
 
 
+def _clip_element(code, eqn, refs):
+    """NumPy's clip: `minimum(maximum(x, lo), hi)` in the result's dtype (NaNs kept)."""
+    out = np.dtype(eqn.outputs[0].aval.dtype)
+    if out.kind not in "iuf":
+        raise Unsupported(f"clip of {out}")
+    x, *bounds = [code.cast(r, out, operand_type(a)) for r, a in zip(refs, eqn.inputs)]
+    kinds = {"both": (">=", "<="), "min": (">=",), "max": ("<=",)}[eqn.params.get("bounds",
+                                                                                  "both")]
+    for bound, keep in zip(bounds, kinds):
+        clipped = code.fresh()
+        code.stmt(f"{clipped} = {x} if ({x} != {x} or {x} {keep} {bound}) else {bound}")
+        x = clipped
+    return x
+
+
+primitives.native_lowerings[clip_p] = Elementwise(_clip_element)
 primitives.native_lowerings[astype_p] = Elementwise(_astype_element)
 primitives.native_lowerings[where_p] = Elementwise(_where_element)
 primitives.native_lowerings[from_python_p] = Elementwise(_from_python_element)

@@ -57,8 +57,10 @@ class NativeGen:
             if isinstance(value, bool) or isinstance(value, int) and abs(value) < 2 ** 63:
                 return repr(value)
             if isinstance(value, float):
-                return repr(value) if value == value and abs(value) != float("inf") else \
-                    f"np.float64({str(value)!r})"
+                if value != value:
+                    return "np.nan"
+                return repr(value) if abs(value) != float("inf") else \
+                    ("np.inf" if value > 0 else "-np.inf")
             raise Unsupported(f"a literal {value!r}")
         alias = self.alias.get(atom.id)
         return alias if alias is not None else self.namer(atom)

@@ -65,6 +65,7 @@ UFUNCS = {
     "sqrt": ("np.sqrt({0})", "f"), "exp": ("np.exp({0})", "f"), "log": ("np.log({0})", "f"),
     "tanh": ("np.tanh({0})", "f"), "sin": ("np.sin({0})", "f"), "cos": ("np.cos({0})", "f"),
     "floor": ("np.floor({0})", "f"), "ceil": ("np.ceil({0})", "f"),
+    "sign": ("np.sign({0})", "if"),
     "maximum": ("{0} if ({0} != {0} or {0} >= {1}) else {1}", "iuf"),
     "minimum": ("{0} if ({0} != {0} or {0} <= {1}) else {1}", "iuf"),
     "less": ("{0} < {1}", "biuf"), "less_equal": ("{0} <= {1}", "biuf"),
@@ -80,7 +81,7 @@ UFUNCS = {
 }
 # Float results of these are never an inf or a NaN that NumPy warns about.
 NO_FLOAT_CHECK = {"negative", "positive", "absolute", "maximum", "minimum", "floor", "ceil",
-                  "tanh"}
+                  "tanh", "sign"}
 
 _OVERFLOWING = ("add", "subtract", "multiply", "negative", "absolute", "square")
 _INT_MIN = {np.dtype(t): np.iinfo(t).min for t in (np.int8, np.int16, np.int32, np.int64)}
@@ -111,8 +112,9 @@ class ScalarCode:
             return expr
         name = self.fresh()
         self.stmt(f"{name} = {numba_type(to)}({expr})")
-        if isinstance(source, type) and source is not bool and to.kind in "iu":
-            info = np.iinfo(to)  # NumPy raises OverflowError for a weak int out of range
+        if to.kind in "iu" and (isinstance(source, type) and source is not bool or
+                                isinstance(source, np.dtype) and source.kind == "f"):
+            info = np.iinfo(to)  # NumPy's OverflowError (a Python int), or a cast warning
             self.deopt_if(f"not ({expr} >= {info.min} and {expr} <= {info.max})")
         elif to.kind == "f" and source is not None and (
                 source is float or isinstance(source, np.dtype) and source.kind == "f"):
