@@ -19,6 +19,8 @@ decides an exceptional one.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..abstract import python_type
@@ -110,6 +112,13 @@ class ScalarCode:
         to = np.dtype(to)
         if source is not None and not isinstance(source, type) and np.dtype(source) == to:
             return expr
+        if is_literal(expr):   # a constant: converted and checked now
+            value = eval(expr, {"np": np})  # noqa: S307 - a number this module wrote
+            with np.errstate(all="ignore"):
+                fits = _fits(value, to)
+            if not fits:
+                self.deopt_if("True")
+            return f"{numba_type(to)}({expr})"
         name = self.fresh()
         self.stmt(f"{name} = {numba_type(to)}({expr})")
         if to.kind in "iu" and (isinstance(source, type) and source is not bool or
@@ -124,10 +133,29 @@ class ScalarCode:
     def float_check(self, result: str, operands: list[str]):
         """Deopt where `result` is an inf from finite operands or a NaN from non-NaN ones
         (NumPy's overflow, divide-by-zero and invalid warnings)."""
+        operands = [x for x in operands if not is_literal(x)]   # finite, not NaN
         finite = " and ".join(f"({x} - {x} == 0)" for x in operands) or "True"
         not_nan = " and ".join(f"({x} == {x})" for x in operands) or "True"
         self.deopt_if(f"({result} != {result} and {not_nan}) or "
                       f"({result} - {result} != 0 and {result} == {result} and {finite})")
+
+
+_LITERAL = re.compile(r"^(np\.\w+\()?-?(\d[\d.e+-]*|True|False)\)?$")
+
+
+def is_literal(expr: str) -> bool:
+    """Whether `expr` is a finite number written by this module (`2`, `np.float32(0.5)`)."""
+    return bool(_LITERAL.match(expr))
+
+
+def _fits(value, to: np.dtype) -> bool:
+    """Whether NumPy converts the Python number `value` to `to` without error or warning."""
+    if to.kind in "iu" and not isinstance(value, (bool, np.bool_)):
+        info = np.iinfo(to)
+        return info.min <= value <= info.max and value == int(value)
+    if to.kind == "f":
+        return bool(np.isfinite(np.asarray(value, dtype=to)))
+    return True
 
 
 def ufunc_element(code: ScalarCode, ufunc, atoms, refs, out_dtype) -> str:
