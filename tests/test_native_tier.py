@@ -230,7 +230,9 @@ def shapes_and_reductions(x, v):
     means = (onehot.T @ x) / np.maximum(counts, 1)[:, None]
     flat = x.reshape(-1)[::3]
     return (means, nearest, np.argmax(x), np.all(x > -5.0), np.any(x > 3.0, axis=1),
-            x.T.copy(), np.expand_dims(flat, 0), np.squeeze(x[:1]), x ** 3, d.max(axis=0))
+            x.T.copy(), np.expand_dims(flat, 0), np.squeeze(x[:1]), x ** 3, d.max(axis=0),
+            x.mean(), x.mean(axis=0, keepdims=True), x.sum(axis=1, keepdims=True),
+            np.where(x > 0, x, -x) + 1)   # an element that is an expression, then `+`
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])

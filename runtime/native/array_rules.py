@@ -221,7 +221,7 @@ def _reduction(kind):
             gen.emit(inner + "    ", f"{slot} = {e}")
         result = acc
         if kind == "mean":
-            result = f"{result} / {count}"
+            result = f"{result} / ({count})"
         final = numba_type(out.aval.dtype)
         if out.aval.ndim == 0 and not keepdims:
             gen.emit(indent, f"{o} = {final}({result})")

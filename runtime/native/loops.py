@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import Literal
-from .scalars import ScalarCode, numba_type
+from .scalars import ScalarCode, is_literal, numba_type
 
 
 class Elementwise:
@@ -32,6 +32,16 @@ class Elementwise:
             gen.assign_scalar(indent, gen.namer(out), result, out.aval)
             return
         _emit_loop(gen, eqn, indent, fused)
+
+
+def named(code, expr: str) -> str:
+    """`expr` as a name (or a literal), so that it can be an operand of any expression:
+    an element may be `a if c else b`, which `+` would otherwise split."""
+    if expr.isidentifier() or is_literal(expr):
+        return expr
+    name = code.fresh()
+    code.stmt(f"{name} = {expr}")
+    return name
 
 
 def _tree(eqn, fused) -> list:
@@ -76,8 +86,7 @@ def _emit_loop(gen, eqn, indent, fused):
         gen.emit(inner, f"{element} = {gen.ref(leaf)}[{_leaf_index(leaf, shape, index)}]")
     for e in tree:
         refs = [names.get(getattr(a, "id", None)) or gen.ref(a) for a in e.inputs]
-        lowering = _lowering(e)
-        names[e.outputs[0].id] = lowering.element(code, e, refs)
+        names[e.outputs[0].id] = named(code, _lowering(e).element(code, e, refs))
     result = names[out.id]
     gen.emit(inner, f"{target}[{', '.join(index)}] = {result}")
 
