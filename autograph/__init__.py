@@ -31,6 +31,7 @@ from .pyct.errors import ConversionError
 from .saved_files import LoadError
 from .saving import LoadedFunction, load, save
 from .specs import TensorSpec
+from .tiers import set_tier
 
 # What the converter owns, tied into the runtime (which knows nothing of it):
 # its error becomes an AutographError, its folder is library code, its source
@@ -46,4 +47,5 @@ __all__ = [
     "GraphFunction", "RetracingWarning", "TensorSpec", "PathTypeError", "TracingError", "convert", "device",
     "do_not_convert", "py_function", "shape", "to_code", "grad", "value_and_grad", "Variable",
     "save", "load", "LoadedFunction", "LoadError", "Checkpoint", "CheckpointMismatchError",
+    "set_tier",
 ]

@@ -18,6 +18,8 @@ import importlib.util
 import os
 import sys
 
+from runtime.native import unsupported_reason
+
 from runtime.errors import AutographError
 
 from .call_marks import mark_calls
@@ -112,7 +114,11 @@ def run(argv) -> str:
     except Exception as error:
         notes = " ".join(getattr(error, "__notes__", ()))
         raise UsageError(f"{type(error).__name__}: {error} {notes}".strip()) from None
-    return graph.to_dot() if args.dot is not None else str(graph)
+    if args.dot is not None:
+        return graph.to_dot()
+    reason = unsupported_reason(concrete.optimized_graph)
+    verdict = "every primitive has a lowering" if reason is None else f"no, {reason}"
+    return f"{graph}\n# native tier: {verdict}"
 
 
 def main(argv=None) -> int:

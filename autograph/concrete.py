@@ -18,6 +18,8 @@ from runtime.verify import verify
 from .argument_writes import check_targets, copy_back
 from .cache_keys import is_array_key
 from .signature import CallSignature
+from .tiers import Tiering
+from .tiers import settings as tier_settings
 
 
 class ConcreteFunction:
@@ -32,7 +34,8 @@ class ConcreteFunction:
     """
 
     def __init__(self, name, graph, call_sig: CallSignature, out_leaves, out_tree, backend,
-                 variables=(), reads_unknown_dims: bool = False, writes_arguments=()):
+                 variables=(), reads_unknown_dims: bool = False, writes_arguments=(),
+                 tier: str | None = None):
         self.name = name
         self.graph = graph = prune_dead_code(graph)
         self.optimized_graph = optimize(graph, backend) if config.optimize else graph
@@ -53,7 +56,33 @@ class ConcreteFunction:
             verify(graph)
         self._fn = compile_graph(self.optimized_graph, backend, self._output_expr,
                                  list(zip(graph.inputs[n_arrays:], self._variables)))
-        self.fast_call = self._call_writing if self._writes else self._fn
+        self._numpy_fn = self._fn
+        self._tiering = Tiering(self, tier or tier_settings.tier, self._compile_native)
+        if self._writes:
+            self.fast_call = self._call_writing
+        elif self._tiering.counting:
+            self.fast_call = self._call_counting
+        else:
+            self.fast_call = self._fn
+
+    @property
+    def tier(self) -> str:
+        """`"numpy"` or `"native"`: the tier that runs the graph now (`autograph.tiers`)."""
+        return self._tiering.tier
+
+    @property
+    def tier_reason(self) -> str | None:
+        """Why the graph runs on the NumPy tier (None where it runs native)."""
+        return self._tiering.reason
+
+    def _compile_native(self, in_worker: bool = False):
+        from runtime.native import compile_native
+        return compile_native(self.optimized_graph, self._numpy_fn, self._output_expr, in_worker)
+
+    def _call_counting(self, *inputs):
+        if self._tiering.counting:
+            self._tiering.count(inputs)
+        return self._fn(*inputs)
 
     @property
     def variables(self) -> list:
@@ -91,6 +120,8 @@ class ConcreteFunction:
         if backend.xp is not np or not all(type(x) is np.ndarray or isinstance(x, np.generic)
                                            for x in inputs):
             inputs = [backend.asarray(x) for x in inputs]
+        if self._tiering.counting:
+            self._tiering.count(inputs)
         if not self._writes:
             return self._fn(*inputs)
         result, written = self._fn(*inputs)

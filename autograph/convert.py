@@ -4,7 +4,8 @@ from __future__ import annotations
 from .function import GraphFunction
 
 
-def convert(fn=None, *, input_signature=None, autograph=True, reduce_retracing=False):
+def convert(fn=None, *, input_signature=None, autograph=True, reduce_retracing=False,
+            tier=None):
     """Makes `fn` a graph function; usable bare (`@convert`) or with arguments.
 
     Args:
@@ -22,10 +23,12 @@ def convert(fn=None, *, input_signature=None, autograph=True, reduce_retracing=F
         `cond`/`while_loop` (False traces the function as it is).
       reduce_retracing: when only array shapes change between calls, trace
         one graph with unknown dimensions instead of one graph per shape.
+      tier: `"numpy"`, `"native"` (machine code by Numba) or `"auto"` (native once a
+        graph is hot and measured faster); None takes `ag.set_tier`'s (`autograph.tiers`).
     """
     def wrap(function):
         if isinstance(function, GraphFunction):
             function = function.python_function
         return GraphFunction(function, input_signature=input_signature, autograph=autograph,
-                             reduce_retracing=reduce_retracing)
+                             reduce_retracing=reduce_retracing, tier=tier)
     return wrap if fn is None else wrap(fn)

@@ -46,6 +46,7 @@ from .signature import CallSignature, flatten_call, param_specs_of
 from .specs import TensorSpec
 from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
                             shared_traces)
+from .tiers import check_tier
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates
 
@@ -62,8 +63,9 @@ class GraphFunction:
     """A Python function that runs as a graph: traced once per input signature."""
 
     def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False,
-                 _share_key=None):
+                 tier=None, _share_key=None):
         check_convertible(fn)
+        self.tier = check_tier(tier)
         _take_names(self, fn)
         self.python_function = fn
         self.input_signature = None if input_signature is None else tuple(input_signature)
@@ -74,7 +76,7 @@ class GraphFunction:
         self._param_specs = param_specs_of(fn, self._signature, input_signature)
         if _share_key is None:
             _share_key = share_key(fn, (autograph, reduce_retracing, self.input_signature,
-                                        tuple(self._param_specs.items())))
+                                        tuple(self._param_specs.items()), self.tier))
             if recreated(fn):
                 warnings.warn(
                     f"ag.convert was applied to more than {RECREATED_WARNING_AFTER} new "
@@ -282,7 +284,7 @@ class GraphFunction:
                                     traced.out_leaves, traced.out_tree, get_backend(device),
                                     [variable for variable, _ in builder.resources],
                                     reads_unknown_dims=builder.read_unknown_dims,
-                                    writes_arguments=traced.written)
+                                    writes_arguments=traced.written, tier=self.tier)
         if scopes[0].created:
             self._shared.created_variables = True   # graph functions of it make their own
         return concrete, bool(scopes[0].created)
@@ -329,7 +331,7 @@ class GraphFunction:
             method = GraphFunction(_weak_method(self.python_function, ref, self._conversion),
                                    input_signature=self.input_signature,
                                    autograph=self.autograph,
-                                   reduce_retracing=self.reduce_retracing)
+                                   reduce_retracing=self.reduce_retracing, tier=self.tier)
             bound = self._bound_instances[id(instance)] = (ref, method)
         return bound[1]
 

@@ -44,7 +44,8 @@ def pytest_addoption(parser):
     group = parser.getgroup("autograph", "autograph graph-equivalence checks")
     group.addoption("--ag-backend", dest="ag_backend", metavar="NAMES", default=None,
                     help="comma-separated backends that graph-equivalence checks run on: "
-                         "cpu, gpu (default: every backend found)")
+                         "cpu, native (the CPU, graphs compiled by Numba), gpu (default: "
+                         "every backend found but native)")
 
 
 def pytest_configure(config):
@@ -70,10 +71,12 @@ def pytest_unconfigure(config):
 
 
 def pytest_report_header(config):
-    from autograph.testing.backends import selected_backends
+    from autograph.testing.backends import default_backends, selected_backends
     found, used = available_backends(), selected_backends()
     line = f"autograph backends: {', '.join(found)}"
-    return line if used == found else f"{line} (checking on {', '.join(used)}: --ag-backend)"
+    if used == default_backends():
+        return line
+    return f"{line} (checking on {', '.join(used)}: --ag-backend)"
 
 
 @pytest.fixture

@@ -6,10 +6,12 @@ import sys
 
 from hypothesis import settings
 
+import autograph.tiers
 import runtime.config
 
 sys.path.insert(0, os.path.dirname(__file__))
 runtime.config.verify_graphs = True  # every graph traced in the tests passes the verifier
+autograph.tiers.settings.tier = "numpy"  # no background compiles; tests/test_native_tier.py opts in
 settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))

@@ -129,7 +129,8 @@ def test_graph_prints_the_traced_graph(runs):
     assert lines[0] == "graph layer(x:f32[?,5], w:f32[5,2]) {"
     assert lines[1].strip().startswith("hidden:f32[?,2] = matmul x w")
     assert any("maximum" in line for line in lines)
-    assert lines[-1] == "}"
+    assert lines[-2] == "}"
+    assert lines[-1] == "# native tier: every primitive has a lowering"
 
 
 @needs_console_script

@@ -21,5 +21,6 @@ def test_optimized_graph_is_shown(tmp_path):
                          "  t0:f32[3] = exp x\n"
                          "  t1:f32[3] = add t0 t0\n"
                          "  return t1\n"
-                         "}")
+                         "}\n"
+                         "# native tier: every primitive has a lowering")
     assert "digraph" in run([f"{path}::f", "--dot", "float32[3]", "--optimized"])

@@ -5,6 +5,7 @@ import textwrap
 
 import pytest
 
+from runtime import native
 from runtime.backend import gpu_available
 
 pytest_plugins = ["pytester"]
@@ -254,9 +255,17 @@ def test_ag_backend_chooses_the_backends(pytester):
     result.stdout.fnmatch_lines(["autograph backends: cpu*"])
 
 
+@pytest.mark.skipif(not native.available(), reason="Numba is not installed (the native tier)")
+def test_checks_run_on_the_native_tier(pytester):
+    result = run(pytester, EQUIVALENT, "--ag-backend=cpu,native", "-v")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["autograph backends: cpu, native* (checking on cpu, native: "
+                                 "--ag-backend)"])
+
+
 @pytest.mark.parametrize("value, message", [
-    ("tpu", "unknown backend 'tpu': choose from cpu, gpu"),
-    (",", "no backend named: write cpu, gpu or cpu,gpu"),
+    ("tpu", "unknown backend 'tpu': choose from cpu, native, gpu"),
+    (",", "no backend named: write cpu, native, gpu or a list (cpu,native)"),
 ])
 def test_ag_backend_rejects_unknown_names(pytester, value, message):
     result = run(pytester, EQUIVALENT, f"--ag-backend={value}")
@@ -269,7 +278,7 @@ def test_asking_for_a_gpu_without_one_is_a_usage_error(pytester):
     result = run(pytester, EQUIVALENT, "--ag-backend=cpu,gpu")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: --ag-backend=cpu,gpu: gpu was asked for, but CuPy "
-                                 "cannot see a GPU on this machine (backends found: cpu)"])
+                                 "cannot see a GPU on this machine (backends found: cpu*)"])
 
 
 @pytest.mark.skipif(not gpu_available(), reason="CuPy cannot see a GPU on this machine")

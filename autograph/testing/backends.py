@@ -1,45 +1,58 @@
 """The backends graph-equivalence checks run on, and running a graph function on one of them.
 
-"cpu" (NumPy) is always there; "gpu" (CuPy) where CuPy sees a GPU. The pytest
-option `--ag-backend` narrows the list (`select`); outside pytest, checks use
-every backend found.
+"cpu" (NumPy) is always there; "native" (the CPU with `tier="native"`: graphs
+compiled by Numba) where Numba imports; "gpu" (CuPy) where CuPy sees a GPU. The
+pytest option `--ag-backend` chooses (`select`); by default checks run on every
+backend found but "native", whose compiles take seconds a function
+(`--ag-backend=cpu,native` adds it).
 
 >>> parse_backends("cpu")
 ['cpu']
 >>> parse_backends("cpu,tpu")
 Traceback (most recent call last):
 ...
-ValueError: unknown backend 'tpu': choose from cpu, gpu
+ValueError: unknown backend 'tpu': choose from cpu, native, gpu
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 
+from runtime import native
 from runtime.backend import gpu_available
 from runtime.tree import flatten
 
 from ..device import device
+from ..tiers import using_tier
 
-KNOWN = ("cpu", "gpu")
+KNOWN = ("cpu", "native", "gpu")
 _selected: list[str] | None = None  # what --ag-backend chose (None: every backend found)
 
 
 @functools.cache
 def available_backends() -> list[str]:
     """"cpu", plus "gpu" where CuPy sees a GPU."""
-    return ["cpu"] + (["gpu"] if gpu_available() else [])
+    return ["cpu"] + (["native"] if native.available() else []) + (
+        ["gpu"] if gpu_available() else [])
+
+
+def default_backends() -> list[str]:
+    """The backends checks run on without `--ag-backend`: every one found but "native"."""
+    return [name for name in available_backends() if name != "native"]
 
 
 def parse_backends(text: str) -> list[str]:
     """A comma-separated list of backends (`cpu`, `gpu`, `cpu,gpu`), each one found here."""
     names = list(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
     if not names:
-        raise ValueError("no backend named: write cpu, gpu or cpu,gpu")
+        raise ValueError("no backend named: write cpu, native, gpu or a list (cpu,native)")
     for name in names:
         if name not in KNOWN:
             raise ValueError(f"unknown backend {name!r}: choose from {', '.join(KNOWN)}")
         if name not in available_backends():
-            raise ValueError(f"{name} was asked for, but CuPy cannot see a GPU on this machine "
+            missing = ("CuPy cannot see a GPU on this machine" if name == "gpu"
+                       else "Numba is not installed")
+            raise ValueError(f"{name} was asked for, but {missing} "
                              f"(backends found: {', '.join(available_backends())})")
     return names
 
@@ -53,12 +66,18 @@ def select(names: list[str] | None) -> list[str] | None:
 
 def selected_backends() -> list[str]:
     """The backends checks run on now."""
-    return list(_selected) if _selected is not None else available_backends()
+    return list(_selected) if _selected is not None else default_backends()
 
 
+@contextlib.contextmanager
 def on_backend(name: str):
     """The context in which graph functions run on backend `name`."""
-    return device(name)
+    if name == "native":
+        with device("cpu"), using_tier("native"):
+            yield
+    else:
+        with device(name):
+            yield
 
 
 def to_host(value):

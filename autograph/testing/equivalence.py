@@ -92,13 +92,13 @@ def oracle_of(fn):
     return fn.python_function if isinstance(fn, GraphFunction) else fn
 
 
-def graph_function_of(fn, input_signature=None) -> GraphFunction:
+def graph_function_of(fn, input_signature=None, tier=None) -> GraphFunction:
     """A fresh graph function of `fn` (keeping the options of one `fn` already is)."""
     if isinstance(fn, GraphFunction):
         return convert(fn.python_function, autograph=fn.autograph,
                        input_signature=input_signature or fn.input_signature,
-                       reduce_retracing=fn.reduce_retracing)
-    return convert(fn, input_signature=input_signature)
+                       reduce_retracing=fn.reduce_retracing, tier=tier or fn.tier)
+    return convert(fn, input_signature=input_signature, tier=tier)
 
 
 def calls_for(args, kwargs, second_args=None, second_kwargs=None) -> list[Call]:
@@ -131,7 +131,8 @@ class BackendCheck:
 
     def __init__(self, fn, backend: str, rtol=1e-6, atol=0.0, input_signature=None):
         self.oracle = oracle_of(fn)
-        self.graph_fn = graph_function_of(fn, input_signature)
+        self.graph_fn = graph_function_of(fn, input_signature,
+                                          "native" if backend == "native" else None)
         self.backend = backend
         self.rtol, self.atol = rtol, atol
         self.traced_call: Call | None = None  # the call that traced the graph

@@ -1,0 +1,327 @@
+"""Lowerings of array primitives that are not elementwise: basic indexing, `split`,
+`matmul`, and the reductions `sum`, `mean`, `max`, `min` (rows of
+`primitives.native_lowerings`).
+
+Indexing makes Numba views (the graph never writes a value in place); an index
+known only at run time is checked, and one out of bounds deopts to the NumPy
+tier, which raises NumPy's `IndexError`. A float result that is not finite
+deopts too, so NumPy's overflow and invalid-value warnings come from NumPy.
+Sums accumulate in order, where NumPy sums pairwise: float results may differ in
+the last bits (the native tier's documented tolerance).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import primitives
+from ..abstract import normalize_axis
+from ..ops.indexing import Dyn, getitem_p
+from ..ops.creation import full_like_p, ones_like_p, zeros_like_p
+from ..ops.joining import concatenate_p, split_p, stack_p
+from ..ops.linalg import matmul_p
+from ..ops.reductions import all_p, any_p, argmax_p, argmin_p, max_p, mean_p, min_p, sum_p
+from .scalars import ScalarCode, Unsupported, numba_type, operand_type
+
+
+class ArrayLowering:
+    """A lowering that writes whole statements: `emit(gen, eqn, indent, fused)`."""
+
+    elementwise = False
+
+    def __init__(self, emit):
+        self.emit = emit
+
+
+def _deopt(gen, indent, condition):
+    gen.emit(indent, f"if {condition}:")
+    gen.emit(indent + "    ", "raise Deopt()")
+
+
+def _check_finite(gen, indent, value, aval):
+    """Deopt where a float result holds an inf or a NaN (NumPy's warnings decide)."""
+    if np.dtype(aval.dtype).kind != "f":
+        return
+    if aval.ndim == 0:
+        _deopt(gen, indent, f"{value} - {value} != 0")
+        return
+    index = [gen.fresh("i") for _ in range(aval.ndim)]
+    inner = indent
+    for k, i in enumerate(index):
+        gen.emit(inner, f"for {i} in range({value}.shape[{k}]):")
+        inner += "    "
+    element = f"{value}[{', '.join(index)}]"
+    _deopt(gen, inner, f"{element} - {element} != 0")
+
+
+# -- indexing ------------------------------------------------------------------------
+def _getitem(gen, eqn, indent, fused):
+    x, *dynamic = eqn.inputs
+    index = list(eqn.params["index"])
+    if sum(e is Ellipsis for e in index) > 1:
+        raise Unsupported("an index with two Ellipses")
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        real = sum(e is not None for e in index) - 1
+        index[at:at + 1] = [slice(None)] * (x.aval.ndim - real)
+    new_axes = [k for k, e in enumerate(e for e in index if not isinstance(e, (int, Dyn)))
+                if e is None]   # positions of None among the result's dimensions
+    index = [e for e in index if e is not None]
+    parts, dim = [], 0
+    for entry in index:
+        size = x.aval.shape[dim]
+        n = str(size) if size is not None else f"{gen.ref(x)}.shape[{dim}]"
+        if isinstance(entry, slice):
+            if any(isinstance(c, Dyn) for c in (entry.start, entry.stop, entry.step)):
+                raise Unsupported("a slice with traced bounds")
+            parts.append(":".join("" if c is None else str(c)
+                                  for c in (entry.start, entry.stop, entry.step)))
+        elif isinstance(entry, Dyn):
+            value = dynamic[entry.k]
+            if value.aval.ndim or np.dtype(value.aval.dtype).kind not in "iu":
+                raise Unsupported("an index by an array")
+            raw = gen.ref(value)
+            j = gen.fresh("j")
+            gen.emit(indent, f"{j} = np.int64({raw}) + {n} if {raw} < 0 else np.int64({raw})")
+            _deopt(gen, indent, f"{j} < 0 or {j} >= {n}")
+            parts.append(j)
+        elif isinstance(entry, int):
+            if size is None:
+                _deopt(gen, indent, f"not (-{n} <= {entry} < {n})")
+            parts.append(str(entry) if entry >= 0 or size is None
+                         else str(entry + size))
+            if size is None and entry < 0:
+                parts[-1] = f"{n} + ({entry})"
+        else:
+            raise Unsupported(f"an index entry {entry!r}")
+        dim += 1
+    out = eqn.outputs[0]
+    if not new_axes:
+        gen.emit(indent, f"{gen.namer(out)} = {gen.ref(x)}[{', '.join(parts) or '()'}]")
+        return
+    picked = gen.fresh("p")
+    gen.emit(indent, f"{picked} = {gen.ref(x)}[{', '.join(parts) or '()'}]")
+    dims, k = [], 0
+    for j in range(out.aval.ndim):
+        if j in new_axes:
+            dims.append("1")
+        else:
+            dims.append(f"{picked}.shape[{k}]")
+            k += 1
+    if k == 0:
+        gen.emit(indent, f"{gen.namer(out)} = np.full(({'1, ' * out.aval.ndim}), {picked})")
+    else:
+        gen.emit(indent, f"{gen.namer(out)} = np.ascontiguousarray({picked}).reshape("
+                         f"({''.join(d + ', ' for d in dims)}))")
+
+
+def _split(gen, eqn, indent, fused):
+    (x,) = eqn.inputs
+    axis = normalize_axis(eqn.params.get("axis", 0), x.aval.ndim)
+    sizes = [o.aval.shape[axis] for o in eqn.outputs]
+    if any(s is None for s in sizes):
+        raise Unsupported("split along an unknown dimension")
+    start = 0
+    for out, size in zip(eqn.outputs, sizes):
+        index = [":"] * axis + [f"{start}:{start + size}"]
+        gen.emit(indent, f"{gen.namer(out)} = {gen.ref(x)}[{', '.join(index)}]")
+        start += size
+
+
+# -- matrix products -------------------------------------------------------------------
+def _matmul(gen, eqn, indent, fused):
+    if eqn.params.get("dtype") is not None:
+        raise Unsupported("matmul(..., dtype=...)")
+    a, b = eqn.inputs
+    out = eqn.outputs[0]
+    if not (1 <= a.aval.ndim <= 2 and 1 <= b.aval.ndim <= 2):
+        raise Unsupported("a batched matmul")
+    dtype = np.dtype(out.aval.dtype)
+    if dtype.kind not in "iuf" or {np.dtype(a.aval.dtype), np.dtype(b.aval.dtype)} != {dtype}:
+        raise Unsupported(f"matmul of {a.aval.dtype} and {b.aval.dtype}")
+    A, B, o = gen.ref(a), gen.ref(b), gen.namer(out)
+    rows = f"{A}.shape[0]" if a.aval.ndim == 2 else "1"
+    inner = f"{A}.shape[{a.aval.ndim - 1}]"
+    cols = f"{B}.shape[1]" if b.aval.ndim == 2 else "1"
+    _deopt(gen, indent, f"{B}.shape[0] != {inner}")
+    i, k, j = gen.fresh("i"), gen.fresh("k"), gen.fresh("j")
+    a_at = f"{A}[{i}, {k}]" if a.aval.ndim == 2 else f"{A}[{k}]"
+    b_at = f"{B}[{k}, {j}]" if b.aval.ndim == 2 else f"{B}[{k}]"
+    kept = [(d, x) for d, x, keep in ((rows, i, a.aval.ndim == 2), (cols, j, b.aval.ndim == 2))
+            if keep]
+    cast = numba_type(dtype)
+    if kept:   # the result itself accumulates, row by row (k outside j: B read in order)
+        gen.emit(indent, f"{o} = np.zeros(({''.join(d + ', ' for d, _ in kept)}), {cast})")
+        slot = f"{o}[{', '.join(x for _, x in kept)}]"
+    else:
+        gen.emit(indent, f"{o} = {cast}(0)")
+        slot = o
+    gen.emit(indent, f"for {i} in range({rows}):")
+    gen.emit(indent + "    ", f"for {k} in range({inner}):")
+    gen.emit(indent + "        ", f"for {j} in range({cols}):")
+    gen.emit(indent + "            ", f"{slot} += {a_at} * {b_at}")
+    _check_finite(gen, indent, o, out.aval)
+
+
+# -- reductions ------------------------------------------------------------------------
+def _reduction(kind):
+    def emit(gen, eqn, indent, fused):
+        (x,) = eqn.inputs
+        if kind in ("argmax", "argmin"):
+            return _arg_reduction(gen, eqn, indent, kind)
+        params = dict(eqn.params)
+        if params.pop("dtype", None) is not None or params.pop("ddof", 0):
+            raise Unsupported(f"{kind}(..., dtype=...)")
+        axis, keepdims = params.pop("axis", None), params.pop("keepdims", False)
+        if params or axis is not None and not isinstance(axis, int) and len(axis) != 1:
+            raise Unsupported(f"{kind} over several axes")
+        out = eqn.outputs[0]
+        source = x.aval
+        axes = range(source.ndim) if axis is None else [normalize_axis(
+            axis if isinstance(axis, int) else axis[0], source.ndim)]
+        acc_dtype = np.dtype(out.aval.dtype)
+        if kind == "mean":
+            acc_dtype = np.dtype(np.float64) if acc_dtype.kind == "f" and np.dtype(
+                source.dtype).kind != "f" else acc_dtype
+        if np.dtype(source.dtype).kind not in "biuf" or acc_dtype.kind not in "biuf":
+            raise Unsupported(f"{kind} of {source.dtype}")
+        X = gen.ref(x)
+        dims = [f"{X}.shape[{k}]" for k in range(source.ndim)]
+        kept = [k for k in range(source.ndim) if k not in axes]
+        count = " * ".join([dims[k] for k in axes]) or "1"
+        if kind in ("max", "min", "mean"):
+            _deopt(gen, indent, f"{count} == 0")   # NumPy's ValueError, or a NaN and a warning
+        o = gen.namer(out)
+        acc = f"{o}_a"
+        cast = numba_type(acc_dtype)
+        if kept:
+            gen.emit(indent, f"{acc} = np.zeros(({''.join(dims[k] + ', ' for k in kept)}), {cast})")
+        else:
+            gen.emit(indent, f"{acc} = {cast}(0)")
+        index = [gen.fresh("i") for _ in range(source.ndim)]
+        inner = indent
+        for i, d in zip(index, dims):
+            gen.emit(inner, f"for {i} in range({d}):")
+            inner += "    "
+        first = " and ".join(f"{index[k]} == 0" for k in axes) or "True"
+        slot = f"{acc}[{', '.join(index[k] for k in kept)}]" if kept else acc
+        element = f"{cast}({X}[{', '.join(index)}])"
+        if kind in ("sum", "mean"):
+            gen.emit(inner, f"{slot} += {element}")
+        elif kind in ("all", "any"):
+            gen.emit(inner, f"if {first}:")
+            gen.emit(inner + "    ", f"{slot} = {kind == 'all'}")
+            op = "and" if kind == "all" else "or"
+            gen.emit(inner, f"{slot} = {slot} {op} ({X}[{', '.join(index)}] != 0)")
+        else:
+            better = ">" if kind == "max" else "<"
+            e = gen.fresh("e")
+            gen.emit(inner, f"{e} = {element}")
+            gen.emit(inner, f"if {first} or ({slot} == {slot} and "
+                            f"({e} != {e} or {e} {better} {slot})):")
+            gen.emit(inner + "    ", f"{slot} = {e}")
+        result = acc
+        if kind == "mean":
+            result = f"{result} / ({count})"
+        final = numba_type(out.aval.dtype)
+        if out.aval.ndim == 0 and not keepdims:
+            gen.emit(indent, f"{o} = {final}({result})")
+        else:
+            ones = "(" + "1, " * source.ndim + ")"
+            value = f"({result}).astype({final})" if kept else f"np.full({ones}, {final}({result}))"
+            gen.emit(indent, f"{o} = {value}")
+            if keepdims and kept:
+                shape = [dims[k] if k in kept else "1" for k in range(source.ndim)]
+                gen.emit(indent, f"{o} = {o}.reshape(({''.join(s + ', ' for s in shape)}))")
+        _check_finite(gen, indent, o, out.aval)
+    return emit
+
+
+def _arg_reduction(gen, eqn, indent, kind):
+    """`argmax`/`argmin` over all axes or one: the first extreme, or the first NaN."""
+    (x,) = eqn.inputs
+    out = eqn.outputs[0]
+    axis, keepdims = eqn.params.get("axis"), eqn.params.get("keepdims", False)
+    if np.dtype(x.aval.dtype).kind not in "biuf":
+        raise Unsupported(f"{kind} of {x.aval.dtype}")
+    X, o = gen.ref(x), gen.namer(out)
+    flat = gen.fresh("f")
+    if axis is None:
+        gen.emit(indent, f"{flat} = np.ascontiguousarray({X}).ravel()")
+        rows, length, at = "1", f"{flat}.shape[0]", lambda r, q: f"{flat}[{q}]"
+    else:
+        axis = normalize_axis(axis, x.aval.ndim)
+        order = [k for k in range(x.aval.ndim) if k != axis] + [axis]
+        gen.emit(indent, f"{flat} = np.ascontiguousarray(np.transpose({X}, "
+                         f"({''.join(f'{k}, ' for k in order)}))).reshape((-1, {X}.shape[{axis}]))")
+        rows, length, at = f"{flat}.shape[0]", f"{flat}.shape[1]", lambda r, q: f"{flat}[{r}, {q}]"
+    _deopt(gen, indent, f"{length} == 0")   # NumPy's ValueError
+    best = gen.fresh("b")
+    gen.emit(indent, f"{best} = np.empty({rows}, np.int64)")
+    r, q, e, m = gen.fresh("r"), gen.fresh("q"), gen.fresh("e"), gen.fresh("m")
+    better = ">" if kind == "argmax" else "<"
+    gen.emit(indent, f"for {r} in range({rows}):")
+    inner = indent + "    "
+    gen.emit(inner, f"{best}[{r}] = 0")
+    gen.emit(inner, f"{m} = {at(r, 0)}")
+    gen.emit(inner, f"for {q} in range(1, {length}):")
+    gen.emit(inner + "    ", f"{e} = {at(r, q)}")
+    gen.emit(inner + "    ", f"if {m} == {m} and ({e} != {e} or {e} {better} {m}):")
+    gen.emit(inner + "        ", f"{m} = {e}")
+    gen.emit(inner + "        ", f"{best}[{r}] = {q}")
+    if out.aval.ndim == 0:
+        gen.emit(indent, f"{o} = {best}[0]")
+    else:
+        dims = [f"{X}.shape[{k}]" if k != axis else "1" for k in range(x.aval.ndim)
+                if k != axis or keepdims] if axis is not None else ["1"] * out.aval.ndim
+        gen.emit(indent, f"{o} = {best}.reshape(({''.join(d + ', ' for d in dims)}))")
+
+
+def _join(stack):
+    def emit(gen, eqn, indent, fused):
+        if eqn.params.get("dtype") is not None or eqn.params.get("axis", 0) is None:
+            raise Unsupported("concatenate(..., dtype=...) or axis=None")
+        out = eqn.outputs[0]
+        dtype = numba_type(out.aval.dtype)
+        parts = [gen.ref(x) if np.dtype(x.aval.dtype) == np.dtype(out.aval.dtype)
+                 else f"{gen.ref(x)}.astype({dtype})" for x in eqn.inputs]
+        if any(x.aval.ndim == 0 for x in eqn.inputs):
+            raise Unsupported("stacking 0-d values")
+        axis = normalize_axis(eqn.params.get("axis", 0), out.aval.ndim)
+        function = "np.stack" if stack else "np.concatenate"
+        gen.emit(indent, f"{gen.namer(out)} = {function}(({''.join(p + ', ' for p in parts)}), "
+                         f"{axis})")
+    return emit
+
+
+def _like(fill):
+    def emit(gen, eqn, indent, fused):
+        x, *value = eqn.inputs
+        out = eqn.outputs[0]
+        if eqn.params.get("shape") is not None or value and value[0].aval.ndim:
+            raise Unsupported("a *_like with a shape, or an array to fill with")
+        dims = [str(d) if d is not None else f"{gen.ref(x)}.shape[{k}]"
+                for k, d in enumerate(out.aval.shape)]
+        if value:   # NumPy's cast of the fill value (an int that does not fit: a deopt)
+            what = ScalarCode(gen, indent).cast(gen.ref(value[0]), out.aval.dtype,
+                                                operand_type(value[0]))
+        else:
+            what = f"{numba_type(out.aval.dtype)}({fill})"
+        if not dims:
+            gen.emit(indent, f"{gen.namer(out)} = {what}")
+            return
+        gen.emit(indent, f"{gen.namer(out)} = np.full(({''.join(d + ', ' for d in dims)}), "
+                         f"{what})")
+    return emit
+
+
+primitives.native_lowerings[concatenate_p] = ArrayLowering(_join(stack=False))
+primitives.native_lowerings[stack_p] = ArrayLowering(_join(stack=True))
+primitives.native_lowerings[zeros_like_p] = ArrayLowering(_like("0"))
+primitives.native_lowerings[ones_like_p] = ArrayLowering(_like("1"))
+primitives.native_lowerings[full_like_p] = ArrayLowering(_like(None))
+primitives.native_lowerings[getitem_p] = ArrayLowering(_getitem)
+primitives.native_lowerings[split_p] = ArrayLowering(_split)
+primitives.native_lowerings[matmul_p] = ArrayLowering(_matmul)
+for _p, _kind in ((sum_p, "sum"), (mean_p, "mean"), (max_p, "max"), (min_p, "min"),
+                  (all_p, "all"), (any_p, "any"), (argmax_p, "argmax"), (argmin_p, "argmin")):
+    primitives.native_lowerings[_p] = ArrayLowering(_reduction(_kind))

@@ -1,0 +1,46 @@
+"""Compiling a graph's Numba source in another process, into the disk cache.
+
+A compile is seconds of Python work under the GIL: on a background thread of the
+calling process it slows the caller's own calls by about half while it lasts
+(`bench/native_tier.py`, "compile in the background"). So `tier="auto"` runs the
+compile in a short-lived worker process (`python -m runtime.native.worker`),
+which writes the machine code to `runtime.config.native_cache_dir`; the calling
+process then only loads it. Where the worker fails, the caller compiles itself.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from .. import config
+
+
+def compile_in_worker(source: str, name: str, specs: list, timeout: float = 300) -> bool:
+    """Runs the worker on `source`; True where it filled the disk cache."""
+    if not config.native_cache_dir:
+        return False
+    job = json.dumps({"source": source, "name": name, "specs": specs,
+                      "cache_dir": config.native_cache_dir})
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    try:
+        done = subprocess.run([sys.executable, "-m", "runtime.native.worker"], input=job,
+                              text=True, capture_output=True, timeout=timeout, env=env)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def main() -> int:
+    job = json.loads(sys.stdin.read())
+    config.native_cache_dir = job["cache_dir"]
+    from .compile import load_cached, numba_types
+    from .loader import numba_module
+    numba = numba_module()
+    types = numba_types(numba, [tuple(s) for s in job["specs"]])
+    return 0 if load_cached(numba, job["source"], job["name"], types) is not None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
