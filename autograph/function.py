@@ -25,7 +25,7 @@ import weakref
 
 import numpy as np
 
-from runtime import AbstractValue, TracingError, current_builder
+from runtime import AbstractValue, TracingError, config, current_builder
 from runtime.backend import get_backend
 from runtime.ops.random import warn_frozen_draws
 from runtime.ops.effects import may_fail
@@ -47,6 +47,7 @@ from .specs import TensorSpec
 from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
                             shared_traces)
 from .tiers import check_tier
+from .tiers import settings as tier_settings
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates
 
@@ -76,7 +77,8 @@ class GraphFunction:
         self._param_specs = param_specs_of(fn, self._signature, input_signature)
         if _share_key is None:
             _share_key = share_key(fn, (autograph, reduce_retracing, self.input_signature,
-                                        tuple(self._param_specs.items()), self.tier))
+                                        tuple(self._param_specs.items()),
+                                        self.tier or tier_settings.tier, config.optimize))
             if recreated(fn):
                 warnings.warn(
                     f"ag.convert was applied to more than {RECREATED_WARNING_AFTER} new "

@@ -46,11 +46,6 @@ def type_specs(graph, gen) -> list[tuple]:
     return specs
 
 
-def numba_types(numba, specs) -> tuple:
-    return tuple(numba.types.Array(numba.from_dtype(np.dtype(d)), ndim, layout) if ndim
-                 else numba.from_dtype(np.dtype(d)) for d, ndim, layout in specs)
-
-
 def unsupported_reason(graph) -> str | None:
     """Why `graph` cannot run on the native tier (None where it can), without Numba."""
     try:
@@ -81,8 +76,8 @@ def compile_native(graph, fallback, output_expr, in_worker: bool = False):
     if in_worker:
         worker.compile_in_worker(source, name, specs)
     numba = numba_module()
-    types = numba_types(numba, specs)
-    dispatcher = load_cached(numba, source, name, types)
+    types = disk_cache.numba_types(numba, specs)
+    dispatcher = disk_cache.load_cached(numba, source, name, types)
     if dispatcher is None:
         dispatcher = numba.njit(types, error_model="numpy", nogil=True)(
             _in_memory(source, name, graph.name))
@@ -90,17 +85,6 @@ def compile_native(graph, fallback, output_expr, in_worker: bool = False):
     function = _caller(graph, entry, fallback, output_expr, gen, source)
     function.from_disk_cache = bool(dispatcher.stats.cache_hits)
     return function
-
-
-def load_cached(numba, source, name, types):
-    """The dispatcher compiled through the disk cache (None where it is unusable)."""
-    cached = disk_cache.load_function(source, name, numba.__version__)
-    if cached is None:
-        return None
-    try:
-        return numba.njit(types, error_model="numpy", nogil=True, cache=True)(cached)
-    except Exception:  # noqa: BLE001 - a stale or corrupt entry: compile in memory
-        return None
 
 
 def _in_memory(source, name, graph_name):

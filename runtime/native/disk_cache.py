@@ -56,3 +56,20 @@ def load_function(source: str, name: str, numba_version: str):
         return getattr(module, name)
     except Exception:  # noqa: BLE001 - a read-only or corrupt cache: compile in memory
         return None
+
+
+def numba_types(numba, specs) -> tuple:
+    """Numba's types for `compile.type_specs`' `(dtype, ndim, layout)`s."""
+    return tuple(numba.types.Array(numba.from_dtype(np.dtype(d)), ndim, layout) if ndim
+                 else numba.from_dtype(np.dtype(d)) for d, ndim, layout in specs)
+
+
+def load_cached(numba, source, name, types):
+    """The dispatcher compiled through the disk cache (None where it is unusable)."""
+    cached = load_function(source, name, numba.__version__)
+    if cached is None:
+        return None
+    try:
+        return numba.njit(types, error_model="numpy", nogil=True, cache=True)(cached)
+    except Exception:  # noqa: BLE001 - a stale or corrupt entry: compile in memory
+        return None

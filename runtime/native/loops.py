@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import primitives
 from ..ir import Literal
 from .scalars import ScalarCode, is_literal, numba_type
 
@@ -92,7 +93,6 @@ def _emit_loop(gen, eqn, indent, fused):
 
 
 def _lowering(eqn):
-    from .. import primitives
     return primitives.native_lowerings[eqn.primitive]
 
 

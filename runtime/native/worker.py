@@ -15,6 +15,8 @@ import subprocess
 import sys
 
 from .. import config
+from .disk_cache import load_cached, numba_types
+from .loader import numba_module
 
 
 def compile_in_worker(source: str, name: str, specs: list, timeout: float = 300) -> bool:
@@ -35,8 +37,6 @@ def compile_in_worker(source: str, name: str, specs: list, timeout: float = 300)
 def main() -> int:
     job = json.loads(sys.stdin.read())
     config.native_cache_dir = job["cache_dir"]
-    from .compile import load_cached, numba_types
-    from .loader import numba_module
     numba = numba_module()
     types = numba_types(numba, [tuple(s) for s in job["specs"]])
     return 0 if load_cached(numba, job["source"], job["name"], types) is not None else 1
