@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import runtime
-from runtime import AbstractValue, GraphBuilder
+from runtime import AbstractValue
 from runtime import codegen
+from hand_graphs import build
 
 N = codegen.REUSE_MIN_SIZE
 
@@ -16,13 +17,6 @@ def compiled(graph, reuse=True, monkeypatch=None):
     if not reuse:
         monkeypatch.setattr(codegen.CodeGen, "_reusable", lambda self, *a: {})
     return runtime.compile_graph(graph, runtime.get_backend("cpu"))
-
-
-def build(fn, *avals):
-    with GraphBuilder("f") as builder:
-        inputs = [builder.new_input(a, n) for a, n in zip(avals, "xyz")]
-        outs = fn(*inputs)
-    return builder.build(list(outs))
 
 
 def check(graph, args, monkeypatch):

@@ -15,17 +15,7 @@ from runtime.ops.elementwise import ufunc_primitive as ufunc
 from runtime.passes.constant_folding import MAX_BYTES, constant_folding
 from runtime.tracer import bind
 from runtime.verify import verify
-
-
-def run(graph, *args):
-    return runtime.compile_graph(graph, runtime.get_backend("cpu"))(*args)
-
-
-def build(fn, *avals):
-    with GraphBuilder("f") as builder:
-        inputs = [builder.new_input(a, n) for a, n in zip(avals, "xyz")]
-        outs = fn(*inputs)
-    return builder.build(list(outs))
+from hand_graphs import build, run
 
 
 def folded(graph):

@@ -6,23 +6,17 @@ import numpy as np
 import pytest
 
 import runtime
-from runtime import AbstractValue, GraphBuilder
+from runtime import AbstractValue
 from runtime.effects import prune_dead_code
 from runtime.passes.merge_matmuls import merge_matmuls
 from runtime.verify import verify
+from hand_graphs import build, run
+
+
+def build_xh(fn, *avals):
+    return build(fn, *avals, names="xhz")
 
 RNG = np.random.default_rng(0)
-
-
-def run(graph, *args):
-    return runtime.compile_graph(graph, runtime.get_backend("cpu"))(*args)
-
-
-def build(fn, *avals):
-    with GraphBuilder("f") as builder:
-        inputs = [builder.new_input(a, n) for a, n in zip(avals, "xhz")]
-        outs = fn(*inputs)
-    return builder.build(list(outs))
 
 
 def merged(graph):
@@ -35,7 +29,7 @@ def merged(graph):
 def test_integer_products_merge_bit_for_bit(dtype):
     A = RNG.integers(0, 100, (3, 4)).astype(dtype)
     B = RNG.integers(0, 100, (2, 4)).astype(dtype)
-    graph = build(lambda x, h: [x @ A + h @ B], AbstractValue((5, 3), dtype),
+    graph = build_xh(lambda x, h: [x @ A + h @ B], AbstractValue((5, 3), dtype),
                   AbstractValue((5, 2), dtype))
     result = merged(graph)
     assert [e.primitive.name for e in result.eqns] == ["concatenate", "matmul"]
@@ -48,7 +42,7 @@ def test_integer_products_merge_bit_for_bit(dtype):
 
 def test_floats_merge_only_when_allowed(monkeypatch):
     A, B = RNG.standard_normal((10, 40), np.float32), RNG.standard_normal((10, 40), np.float32)
-    graph = build(lambda x, h: [x @ A + h @ B], AbstractValue((1, 10), np.float32),
+    graph = build_xh(lambda x, h: [x @ A + h @ B], AbstractValue((1, 10), np.float32),
                   AbstractValue((1, 10), np.float32))
     assert merge_matmuls(graph) is graph
     monkeypatch.setattr(runtime.config, "merge_float_matmuls", True)
@@ -70,5 +64,5 @@ def test_what_does_not_fit_stays():
         (lambda x, h: [x @ A + h @ B], (None, 3), (None, 2)),  # unknown rows
     ]
     for fn, xs, hs in cases:
-        graph = build(fn, AbstractValue(xs, np.int64), AbstractValue(hs, np.int64))
+        graph = build_xh(fn, AbstractValue(xs, np.int64), AbstractValue(hs, np.int64))
         assert merge_matmuls(graph) is graph, str(graph)

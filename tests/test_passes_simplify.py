@@ -15,6 +15,7 @@ import runtime
 from runtime import AbstractValue, GraphBuilder
 from runtime.passes.simplify import RULES, simplify
 from runtime.verify import verify
+from hand_graphs import run
 
 DTYPES = ALL_DTYPES + ("float16", "uint64", "complex64")
 
@@ -56,10 +57,6 @@ ROWS = [
     ("x.astype(dtype)", lambda x: x.astype(x.dtype), "biufc"),
     ("reshape.reshape", lambda x: x.reshape(3, 2).reshape(6), "biufc"),
 ]
-
-
-def run(graph, *args):
-    return runtime.compile_graph(graph, runtime.get_backend("cpu"))(*args)
 
 
 def trace(pattern, dtype):
