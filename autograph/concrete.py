@@ -8,6 +8,7 @@ import numpy as np
 from runtime import AbstractValue, Tracer, TracingError, config, current_builder
 from runtime.codegen import compile_graph
 from runtime.effects import prune_dead_code
+from runtime.native import compile_native
 from runtime.ops.call import call as call_graph
 from runtime.ops.python_numbers import python_number_output
 from runtime.passes import optimize
@@ -76,7 +77,6 @@ class ConcreteFunction:
         return self._tiering.reason
 
     def _compile_native(self, in_worker: bool = False):
-        from runtime.native import compile_native
         return compile_native(self.optimized_graph, self._numpy_fn, self._output_expr, in_worker)
 
     def _call_counting(self, *inputs):

@@ -7,9 +7,11 @@
 - `"native"`: the graph compiled by Numba when it is traced (that call waits for
   the compiler, 0.3-2 s a graph); where a primitive has no lowering, or Numba is
   missing, the NumPy tier, and `concrete.tier_reason` says why.
-- `"auto"`: the NumPy tier at once; on its `HOT_CALLS`-th call the graph compiles
-  on a background thread (no call waits for it), then both tiers are timed on that
-  call's inputs, there, and the faster one serves the calls after it.
+- `"auto"`: the NumPy tier at once; on its `hot_calls`-th call (100) the graph joins
+  the queue of one background thread, which compiles each in a worker process
+  (`runtime.native.worker`: no call waits for it, and the compile does not hold this
+  process's GIL), loads it from the disk cache, times both tiers on that call's
+  inputs, and keeps the faster one for the calls after it.
 
 Native code deopts to the NumPy tier wherever NumPy would warn or raise, so both
 tiers give NumPy's errors; floats may differ in the last bits (sums accumulate in
@@ -18,6 +20,7 @@ order, `exp` and `tanh` are the C library's).
 from __future__ import annotations
 
 import contextlib
+import queue
 import threading
 import time
 
@@ -100,8 +103,8 @@ class Tiering:
             self.counting = False
         sample = [np.array(x, copy=True) if isinstance(x, np.ndarray) else x for x in inputs]
         self.reason = "compiling in the background"
-        threading.Thread(target=self._compile_and_choose, args=(sample,), daemon=True,
-                         name=f"autograph native {self._concrete.name}").start()
+        _compiles.put((self._compile_and_choose, sample))
+        _start_compiler()
 
     def _compile_and_choose(self, sample):
         numpy_fn = self._concrete._fn
@@ -110,13 +113,39 @@ class Tiering:
         except Exception as error:  # noqa: BLE001 - the graph stays on the NumPy tier
             self.reason = _why(error)
             return
-        native_time, numpy_time = _median_time(native, sample), _median_time(numpy_fn, sample)
+        try:
+            native_time = _median_time(native, sample)
+            numpy_time = _median_time(numpy_fn, sample)
+        except Exception as error:  # noqa: BLE001 - the calls raise: the NumPy tier keeps them
+            self.reason = f"timing the two tiers raised {type(error).__name__}: {error}"
+            return
         if native_time < numpy_time:
             self._concrete._fn = native
             self.tier, self.reason = "native", None
         else:
             self.reason = (f"measured faster on the NumPy tier ({numpy_time * 1e6:.1f} µs "
                            f"against {native_time * 1e6:.1f} µs native)")
+
+
+# Hot graphs compile one at a time, in order, on one background thread (each compile
+# in its own worker process), so many graphs getting hot at once do not start many.
+_compiles: queue.SimpleQueue = queue.SimpleQueue()
+_compiler: list = []
+_compiler_lock = threading.Lock()
+
+
+def _start_compiler():
+    with _compiler_lock:
+        if not _compiler:
+            _compiler.append(threading.Thread(target=_compile_forever, daemon=True,
+                                              name="autograph native compiler"))
+            _compiler[0].start()
+
+
+def _compile_forever():
+    while True:
+        job, sample = _compiles.get()
+        job(sample)
 
 
 def _median_time(fn, sample, budget=0.05) -> float:

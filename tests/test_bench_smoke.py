@@ -37,3 +37,20 @@ def test_run_all_quick():
     assert "machine:" in out and "NumPy" in out, out
     for word in ("numpy µs", "graph µs", "target"):
         assert word in out, out
+
+
+NATIVE_WORKLOADS = ["collatz_27", "lstm_cell_10u", "lstm_loop_100_steps", "lstm_cell_512u_b64",
+                    "x_plus_1", "kmeans_step_10k_8"]
+
+
+def test_native_tier_quick():
+    import pytest
+    from runtime import native
+    if not native.available():
+        pytest.skip("Numba is not installed (the native tier's extra)")
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "native_tier.py"), "--quick"],
+        cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    for name in NATIVE_WORKLOADS + ["numpy tier", "native", "machine:"]:
+        assert name in proc.stdout, f"{name} missing from output:\n{proc.stdout}"
