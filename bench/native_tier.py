@@ -84,6 +84,7 @@ def _jax_versions():
         return {}
     import jax
     import jax.numpy as jnp
+    jax.config.update("jax_enable_x64", True)   # Collatz on int64, as NumPy's
 
     def cell(x, h, c, w, u, b):
         z = x @ w + h @ u + b
@@ -142,8 +143,9 @@ def run(settings):
         result = compare(contenders, rounds=settings.rounds(30), round_ms=settings.round_ms)
         tier = native.get_concrete_function(*args)
         cells = [name, f"{result['numpy'].median_us:.2f}"]
-        for contender in list(contenders)[1:]:
-            cells.append(f"{result.median_ratio(contender, 'numpy'):.3f}x")
+        for contender in header[2:-1]:
+            cells.append(f"{result.median_ratio(contender, 'numpy'):.3f}x"
+                         if contender in contenders else "-")
         cells.append(target + ("" if tier.tier == "native" else f" ({tier.tier_reason})"))
         rows.append(cells)
     widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]

@@ -266,3 +266,18 @@ def test_joins_fills_clip_and_sign_match_numpy(dtype):
         np.testing.assert_array_equal(g, w)
     assert f.get_concrete_function(x, lo).tier == "native", \
         f.get_concrete_function(x, lo).tier_reason
+
+
+def products(a, b, v):
+    return a @ b, v[:8] @ b[:8, :4], a[:, ::2] @ b[::2, :]   # strided views: copied for BLAS
+
+
+def test_large_float_products_go_through_blas_and_small_ones_loop():
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(size=(64, 48)), rng.normal(size=(48, 700))   # 2.1M multiply-adds
+    v = rng.normal(size=48)
+    f = ag.convert(products, tier="native")
+    for w, g in zip(products(a, b, v), f(a, b, v)):
+        np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-10)
+    source = f.get_concrete_function(a, b, v).source
+    assert source.count("np.dot(") == 2 and "+=" in source   # BLAS for large, loops for 8 x 4

@@ -139,6 +139,12 @@ def _matmul(gen, eqn, indent, fused):
     if dtype.kind not in "iuf" or {np.dtype(a.aval.dtype), np.dtype(b.aval.dtype)} != {dtype}:
         raise Unsupported(f"matmul of {a.aval.dtype} and {b.aval.dtype}")
     A, B, o = gen.ref(a), gen.ref(b), gen.namer(out)
+    if dtype.kind == "f" and _large(a.aval.shape, b.aval.shape):
+        # BLAS (through SciPy, as Numba calls it), on contiguous copies where needed
+        _deopt(gen, indent, f"{B}.shape[0] != {A}.shape[{a.aval.ndim - 1}]")
+        gen.emit(indent, f"{o} = np.dot(np.ascontiguousarray({A}), np.ascontiguousarray({B}))")
+        _check_finite(gen, indent, o, out.aval)
+        return
     rows = f"{A}.shape[0]" if a.aval.ndim == 2 else "1"
     inner = f"{A}.shape[{a.aval.ndim - 1}]"
     cols = f"{B}.shape[1]" if b.aval.ndim == 2 else "1"
@@ -160,6 +166,15 @@ def _matmul(gen, eqn, indent, fused):
     gen.emit(indent + "        ", f"for {j} in range({cols}):")
     gen.emit(indent + "            ", f"{slot} += {a_at} * {b_at}")
     _check_finite(gen, indent, o, out.aval)
+
+
+BLAS_FROM = 32_768   # multiply-adds: below, a loop beats a BLAS call's fixed cost
+
+
+def _large(a_shape, b_shape) -> bool:
+    """Whether a product of these shapes is worth BLAS (unknown sizes are taken as large)."""
+    dims = [*a_shape, *b_shape[1:]]
+    return None in dims or int(np.prod(dims)) >= BLAS_FROM
 
 
 # -- reductions ------------------------------------------------------------------------
