@@ -88,6 +88,8 @@ def link(view, base, rule) -> None:
     if base.builder is not view.builder and view.builder.stand_ins:
         inner = inner_version(view.builder, base)
         base = base if inner is None else inner
+    if root_of(base) is view:   # base already views `view`: they share memory that way
+        return
     if rule is None:
         view.viewing = View(base, None, None)
     else:

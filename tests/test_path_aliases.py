@@ -477,3 +477,30 @@ def test_two_names_for_one_input_are_one_capture_of_a_nested_branch():
         x = np.array([1.0, 2.0])
         assert not differences(two_names_read_in_a_nested_branch(x.copy(), np.int64(k)),
                                converted(x, np.int64(k)))
+
+
+def alias_rebound_to_its_view_in_nested_branches(n, k, x, p):
+    b = k + 1
+    y = x[::-1]
+    x = y                         # x and y: one input, a view of the argument
+    if (np.all(np.tanh(y) > 2.0)) and (y.max() < 0.0):
+        if (np.mean(y) > 0.0) and (np.any(np.abs(y) > 0.0)):
+            y = y
+            if np.any(x > -1.5):
+                pass
+            elif (p == 2) or (b >= p):
+                x = x * -1.0
+            else:
+                return y * 2.0
+    return x + y
+
+
+def test_an_input_never_views_a_value_that_views_it():
+    # once an endless loop while tracing (a campaign program): linking the inputs of a
+    # nested branch made each of two inputs a view of the other, and `root_of` went round
+    converted = ag.convert(alias_rebound_to_its_view_in_nested_branches)
+    for p in (1, 2):
+        for x in (np.array([0.5, -1.0, 2.0]), np.array([-0.5, -1.0, -2.0])):
+            args = (np.int64(1), np.int64(2), x, p)
+            assert not differences(alias_rebound_to_its_view_in_nested_branches(
+                *args[:2], x.copy(), p), converted(*args[:2], x.copy(), p))
