@@ -504,3 +504,25 @@ def test_an_input_never_views_a_value_that_views_it():
             args = (np.int64(1), np.int64(2), x, p)
             assert not differences(alias_rebound_to_its_view_in_nested_branches(
                 *args[:2], x.copy(), p), converted(*args[:2], x.copy(), p))
+
+
+def view_of_the_first_array_written_while_ifs_rebind_it(x):
+    y = np.tanh(x)
+    w = y[:]
+    for j0 in y:                  # 3 trips in Python: three staged `if`s
+        if np.argmax(y) % 2 == 0:
+            y[2] = np.mean(x)
+            w += 2.0              # always the first array: y is a copy after one trip
+            y = np.copy(y)
+    return y
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "#12, open (the last campaign, seed 792): after a staged `if` that rebinds y to a copy "
+    "on one path, a later `if` writes y and then writes a view of the first y; the graph "
+    "lets the copy see that write (eager y[2] -0.667, graph 1.333)"))
+def test_a_view_of_the_first_array_is_written_there_after_ifs_rebind_its_name():
+    converted = ag.convert(view_of_the_first_array_written_while_ifs_rebind_it)
+    for x in (np.array([-1.5, -1.5, 1.0]), np.array([1.5, -1.0, -1.5])):
+        assert not differences(view_of_the_first_array_written_while_ifs_rebind_it(x.copy()),
+                               converted(x.copy()))
