@@ -176,10 +176,12 @@ def background_compile_cost(seconds: float = 2.0) -> str:
         return calls / (time.perf_counter() - start)
     alone_end = time.perf_counter() + seconds
     rates = {"alone": rate_until(lambda: time.perf_counter() > alone_end)}
-    x, h, c, w, u, b = args
-    xs = np.repeat(x[None], 100, axis=0)
-    for label, in_worker in (("compile on a thread", False), ("compile in a worker", True)):
-        runtime.config.native_cache_dir = tempfile.mkdtemp()   # cold for each
+    for label, in_worker, units in (("compile on a thread", False, 11),
+                                    ("compile in a worker", True, 13)):
+        # a graph this process never compiled (its own sizes), and a cold disk cache
+        runtime.config.native_cache_dir = tempfile.mkdtemp()
+        x, h, c, w, u, b = make_inputs(units, 1)
+        xs = np.repeat(x[None], 100, axis=0)
         graph = ag.convert(lstm_sequence_staged, tier="numpy")
         concrete = graph.get_concrete_function(xs, h, c, w, u, b, np.int64(100))
         finished = []
