@@ -1,6 +1,6 @@
 """Compiling a graph with Numba, and the Python function that calls the machine code.
 
-`compile_native(graph, fallback)` returns a function with the same arguments and
+`compile_native(graph, fallback, output_expr)` returns a function with the same arguments and
 results as the NumPy tier's `fallback` (a graph's flat inputs in, its outputs
 out), or raises `Unsupported` saying why the graph stays on the NumPy tier. The
 machine code is called through the entry point of its one signature (arrays of
