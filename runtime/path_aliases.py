@@ -251,12 +251,18 @@ def _conditional(taken, result):
     `result`'s graph that `runtime.views.write` rewrites with each value written to
     `result`). It shares no memory with the base, so a block reading it reads
     nothing stale (`views.refuse_stale_reads`)."""
-    own = Tracer(result.builder, result.node)
+    return _conditional_rule(taken, Tracer(result.builder, result.node), weakref.ref(result))
 
+
+def _conditional_rule(taken, own, result_ref):
+    """The rule of a conditional view whose own value (off the `taken` path) is `own`;
+    `derive.with_own(other)` is the same rule with another own value (a block's own
+    copy of it, which the block's writes rewrite: `views.write`)."""
     def derive(base):
         with recording_in(base.builder):
             return np.where(taken(), base, own)
-    derive.own_value, derive.result, derive.taken = own, weakref.ref(result), taken
+    derive.own_value, derive.result, derive.taken = own, result_ref, taken
+    derive.with_own = lambda other: _conditional_rule(taken, other, result_ref)[0]
 
     def scatter(base, value):
         with recording_in(base.builder):

@@ -195,7 +195,13 @@ def _own_written(view):
         return own
     outer = view.viewing.derive.result()
     if outer is not None and _nearest_version(view.builder, outer) is view:
-        return None      # the block's input for it: written back after the block
+        # the block's input for it (written back after the block): its own value here is
+        # the input's, which this write and later ones rewrite, so that a view derived
+        # again after a write to its base keeps them
+        own = type(view)(view.builder, view.node)
+        how = view.viewing
+        view.viewing = View(how.base, how.derive.with_own(own), how.scatter, how.contiguous)
+        return own
     raise CarryNeeded(outer, view.builder, TracingError(
         f"{_name(view)} is written in place inside a staged block"
         f"{location_note(user_source())}, and is, after an `if` or loop before it, a new "

@@ -517,11 +517,10 @@ def view_of_the_first_array_written_while_ifs_rebind_it(x):
     return y
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "#12, open (the last campaign, seed 792): after a staged `if` that rebinds y to a copy "
-    "on one path, a later `if` writes y and then writes a view of the first y; the graph "
-    "lets the copy see that write (eager y[2] -0.667, graph 1.333)"))
 def test_a_view_of_the_first_array_is_written_there_after_ifs_rebind_its_name():
+    # once a silent wrong answer (the last campaign, seed 792): a block writing y, which
+    # after an `if` is the first array on some paths only, then the first array through
+    # w, derived y again from y's value before the block (eager y[2] -0.667, graph 1.333)
     converted = ag.convert(view_of_the_first_array_written_while_ifs_rebind_it)
     for x in (np.array([-1.5, -1.5, 1.0]), np.array([1.5, -1.0, -1.5])):
         assert not differences(view_of_the_first_array_written_while_ifs_rebind_it(x.copy()),
