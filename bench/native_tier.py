@@ -17,22 +17,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "examples"))
 
 import autograph as ag  # noqa: E402
 from common import compare, cpu_model, parse_args  # noqa: E402
 from control_flow import lstm_sequence, lstm_sequence_staged  # noqa: E402
+from demo import collatz  # noqa: E402 - the README's Collatz (examples/demo.py)
 from lstm import lstm_cell, make_inputs  # noqa: E402
-
-
-def collatz(n):
-    steps = 0
-    while n != 1:
-        if n % 2 == 0:
-            n = n // 2
-        else:
-            n = 3 * n + 1
-        steps += 1
-    return steps
 
 
 def add_one(x):
