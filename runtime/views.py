@@ -367,15 +367,24 @@ def inner_version(builder, x):
     if x.viewing is None or x.viewing.derive is None:
         return None
     known = builder.derived.get(id(x))
-    if known is not None and known[0] is x:
+    if known is not None and known[0] is x and _still_staged(builder, *known[2:]):
         return known[1]
     base = inner_version(builder, x.viewing.base)
     if base is None:
         return None
-    view = x.viewing.derive(base)
+    from .tracer import recording_in   # runtime.tracer imports this module
+    with recording_in(builder):   # not in a block nested in it that tracing is in now
+        view = x.viewing.derive(base)
     link(view, base, (x.viewing.derive, x.viewing.scatter, x.viewing.contiguous))
-    builder.derived[id(x)] = (x, view)
+    last = len(builder.eqns) - 1
+    builder.derived[id(x)] = (x, view, last, builder.eqns[last] if last >= 0 else None)
     return view
+
+
+def _still_staged(builder, last: int, eqn) -> bool:
+    """Whether `builder` still holds the equation `eqn` at `last`: the loop that probes
+    its test drops what the probe staged, views derived for it included."""
+    return eqn is None or last < len(builder.eqns) and builder.eqns[last] is eqn
 
 
 def _nearest_version(builder, x):

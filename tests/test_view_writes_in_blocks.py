@@ -352,6 +352,30 @@ def test_a_name_bound_to_the_array_a_block_writes_through_sees_the_write(fn):
     check(fn, *ns(0, 1, 2, 3, -1))
 
 
+def a_view_read_by_the_test_of_a_loop_in_a_branch(k, x):
+    y = x[::-1]
+    for _ in (1, 2):                  # a Python loop: two copies of the branch
+        if 5 < k:                     # traced
+            pass
+        elif k is None:               # a Python `if`: x is the branch's state
+            x = x * 2.0
+        else:
+            i = 0
+            while i < 3 and np.any((y + x) > 0.0):   # y, derived in the branch
+                i = i + 1
+                k = np.minimum(np.argmax(x), k)
+    return k
+
+
+def test_a_view_derived_while_probing_a_loop_test_is_derived_again():
+    # once a crash when the graph ran (NameError: name 'r' is not defined): the probe of
+    # the loop's test derived y in the branch, the probe's equations were dropped, and
+    # the loop captured the dropped value (the crash class of the campaign's seed 802)
+    check(a_view_read_by_the_test_of_a_loop_in_a_branch,
+          *[(np.int64(k), np.array(x)) for k, x in
+            [(3, [2.0, -2.0, -1.0]), (1, [-0.5, 0.0, 2.0]), (6, [1.5, 0.0, -0.5])]])
+
+
 # -- programs the generator found ---------------------------------------------------------------
 
 def _repro_programs():
