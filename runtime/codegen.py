@@ -66,6 +66,7 @@ class CodeGen:
         self.name = name
         self.graph = graph
         self.bound_inputs = list(bound_inputs)
+        self._typed: dict = {}   # (dtype, bytes) -> the name of a typed literal
 
     def global_name(self, value, stem: str) -> str:
         name = f"__{stem}{len(self.globals)}"
@@ -149,17 +150,60 @@ class CodeGen:
         name = eqn.primitive.name
         # Python's operator on Python numbers only (weak values) is not NumPy's ufunc
         numpy_operands = not all(a.aval.weak for a in eqn.inputs)
+        if eqn.primitive in UFUNCS and not eqn.params and numpy_operands:
+            refs = self._typed_literals(eqn, refs)
         if not eqn.params and name in INFIX and len(refs) == 2 and numpy_operands:
             call = f"{refs[0]} {INFIX[name]} {refs[1]}"
         elif not eqn.params and name in PREFIX and len(refs) == 1 and numpy_operands:
             call = f"{PREFIX[name]}{refs[0]}"
         else:
-            kernel = self.backend.kernel(eqn.primitive, eqn.params, self.compile_subgraph)
-            call = f"{self.global_name(kernel, 'k')}({', '.join(refs)})"
+            return self.kernel_call(eqn, refs, outs, indent)
+        self.assign(outs, call, indent, eqn)
+
+    def kernel_call(self, eqn, refs, outs, indent):
+        """`outs = kernel(*refs)`: the equation's bound kernel, called."""
+        kernel = self.backend.kernel(eqn.primitive, eqn.params, self.compile_subgraph)
+        self.assign(outs, f"{self.global_name(kernel, 'k')}({', '.join(refs)})", indent, eqn)
+
+    def assign(self, outs, expression: str, indent: str, eqn):
         target = ", ".join(outs) if len(outs) > 1 else (outs[0] if outs else "")
         if eqn.primitive.multiple_results and len(outs) == 1:
             target += ","
-        self.emit(indent, f"{target} = {call}" if target else call, eqn)
+        self.emit(indent, f"{target} = {expression}" if target else expression, eqn)
+
+    def _typed_literals(self, eqn, refs: list) -> list:
+        """`refs` with each Python number operand of an array ufunc as a 0-d array of the
+        result's dtype, where NumPy casts it to that dtype anyway (NEP 50) and exactly:
+        `1 + x` costs 0.58 µs on a float32 (1, 10) array, `__lit0 + x` 0.28 µs."""
+        out = eqn.outputs[0].aval
+        if self.backend.xp is not np or out.dtype.kind not in "iuf" or not any(
+                not isinstance(a, Literal) and a.aval.ndim and a.aval.dtype == out.dtype
+                for a in eqn.inputs):
+            return refs
+        ufunc = UFUNCS[eqn.primitive]
+        try:   # the loop NumPy picks: `ldexp(x_f32, 2)` takes its 2 as an int32
+            loop = ufunc.resolve_dtypes(tuple(type(a.value) if isinstance(a, Literal)
+                                              and type(a.value) in (int, float)
+                                              else a.aval.dtype for a in eqn.inputs)
+                                        + (None,) * ufunc.nout)
+        except TypeError:
+            return refs
+        if any(dtype != out.dtype for dtype in loop[:ufunc.nin]):
+            return refs
+        return [self._typed_literal(a.value, out.dtype) if isinstance(a, Literal)
+                and type(a.value) in (int, float) else ref for a, ref in zip(eqn.inputs, refs)]
+
+    def _typed_literal(self, value, dtype) -> str:
+        with np.errstate(all="ignore"):
+            typed = np.asarray(value).astype(dtype)
+        exact = typed.item() == value if type(value) is int else bool(np.isfinite(typed))
+        if not exact:
+            return self.ref(Literal(value))   # NumPy's own cast raises or warns: keep it
+        key = (typed.dtype.str, typed.tobytes())
+        name = self._typed.get(key)
+        if name is None:
+            name = self._typed[key] = self.global_name(typed, "lit")
+        return name
 
     def function_source(self, output_expr=None) -> str:
         """The whole `def`: signature, body in a try block, return statement."""

@@ -111,6 +111,27 @@ split_p = primitives.define(
     multiple_results=True, views=True)
 
 
+def _emit_split(gen, eqn, refs, outs, indent):
+    """`i, f = z[:, 0:10], z[:, 10:20]`: the parts as basic slices (views, as NumPy's),
+    0.14 µs each, where `np.split` costs 7 µs in Python code; the kernel where the
+    dimension split in equal sections is unknown."""
+    axis, ios = eqn.params["axis"], eqn.params["indices_or_sections"]
+    n = eqn.inputs[0].aval.shape[axis]
+    if isinstance(ios, int):
+        if n is None:
+            return gen.kernel_call(eqn, refs, outs, indent)
+        points = [k * (n // ios) for k in range(ios + 1)]
+    else:
+        points = [0, *ios, None]
+    lead = ":, " * axis
+    parts = [f"{refs[0]}[{lead}{'' if a == 0 else a}:{'' if b is None else b}]"
+             for a, b in zip(points, points[1:])]
+    gen.assign(outs, ", ".join(parts) + ("," if len(parts) == 1 else ""), indent, eqn)
+
+
+primitives.emitters[split_p] = _emit_split
+
+
 def _join(prim, arrays, axis, extra, out, dtype, casting):
     reject({"out": out}, f"numpy.{prim.name}")
     if casting != "same_kind":
