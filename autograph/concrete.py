@@ -111,7 +111,7 @@ class ConcreteFunction:
 
     @property
     def source(self) -> str:
-        """The Python source the graph was compiled to."""
+        """The Python source the graph runs as now (with trip counters while it counts them)."""
         return self._fn.source
 
     def call_flat(self, inputs):
