@@ -7,6 +7,7 @@ import numpy as np
 
 from runtime import AbstractValue, Tracer, TracingError, config, current_builder
 from runtime.codegen import compile_graph
+from runtime.codegen_control import inlines_loops
 from runtime.effects import prune_dead_code
 from runtime.native import compile_native
 from runtime.ops.call import call as call_graph
@@ -59,6 +60,11 @@ class ConcreteFunction:
                                  list(zip(graph.inputs[n_arrays:], self._variables)))
         self._numpy_fn = self._fn
         self._tiering = Tiering(self, tier or tier_settings.tier, self._compile_native)
+        if self._tiering.counting and inlines_loops(self.optimized_graph):
+            # until it is hot, the code counting loop trips runs (`autograph.tiers`)
+            self._fn = compile_graph(self.optimized_graph, backend, self._output_expr,
+                                     list(zip(graph.inputs[n_arrays:], self._variables)),
+                                     trips=self._tiering.trips)
         if self._writes:
             self.fast_call = self._call_writing
         elif self._tiering.counting:
@@ -105,7 +111,7 @@ class ConcreteFunction:
 
     @property
     def source(self) -> str:
-        """The Python source the graph was compiled to."""
+        """The Python source the graph runs as now (with trip counters while it counts them)."""
         return self._fn.source
 
     def call_flat(self, inputs):

@@ -140,10 +140,15 @@ def run(settings):
                          if contender in contenders else "-")
         cells.append(target + ("" if tier.tier == "native" else f" ({tier.tier_reason})"))
         rows.append(cells)
+    return columns(header, rows)
+
+
+def columns(header, rows) -> str:
+    """`header` and `rows` (lists of strings) as left-aligned columns under a rule."""
     widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
-    lines = ["  ".join(f"{c:<{w}}" for c, w in zip(header, widths)),
+    lines = ["  ".join(f"{c:<{w}}" for c, w in zip(header, widths)).rstrip(),
              "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(f"{c:<{w}}" for c, w in zip(r, widths)) for r in rows]
+    lines += ["  ".join(f"{c:<{w}}" for c, w in zip(r, widths)).rstrip() for r in rows]
     return "\n".join(lines)
 
 

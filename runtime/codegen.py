@@ -55,6 +55,8 @@ _serial = itertools.count()
 class CodeGen:
     """Builds the source of one Python function from a graph tree."""
 
+    trips = None   # where set, `emit_while` counts each loop's trips and reports them to it
+
     def __init__(self, graph: Graph, backend, name: str, bound_inputs=(), subgraph=False):
         self.backend = backend
         self.subgraph = subgraph   # its 0-d results go on as they are, NumPy scalars too
@@ -266,7 +268,8 @@ def _deleted_reporter(graph_name, bound_inputs):
 _dead_sources: list[str] = []
 
 
-def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=(), subgraph=False):
+def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=(), subgraph=False,
+                  trips=None):
     """A Python function computing `graph` on `backend`.
 
     `output_expr(names, global_name)`, if given, returns the expression the
@@ -275,9 +278,12 @@ def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=(), subg
     take them as arguments but dereferences them when it runs. A `subgraph` (run
     by a higher-order kernel) returns its 0-d values as they are, where a graph
     returns each as a 0-d array: a NumPy scalar stays one for the code after it.
+    `trips(n, inputs)`, if given, is called after each run of an inlined `while`
+    loop with its number of trips (`codegen_control`: a graph counting them).
     """
     name = "".join(c if c.isalnum() else "_" for c in graph.name) or "graph"
     gen = CodeGen(graph, backend, name, bound_inputs, subgraph)
+    gen.trips = trips
     source = gen.function_source(output_expr)
     filename = f"<graph {graph.name} #{next(_serial)}>"
     _forget_dead_sources()

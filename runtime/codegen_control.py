@@ -12,10 +12,27 @@ iteration:
         t1 = x * 2.0
         t2 = i + 1
         i, x = t2, t1
+
+While a graph counts its loop trips (`autograph.tiers`, tier "auto" before the
+graph is hot), `compile_graph(..., trips=report)` adds a counter to each
+inlined loop, reported once per loop run with the function's inputs (the
+sample a hot graph's two tiers are timed on); the code that runs once the
+graph stops counting is compiled without it, so it costs nothing then:
+
+    i, x = 0, x0
+    trips = 0
+    while True:
+        t0 = i < n
+        if not t0:
+            break
+        trips += 1
+        ...
+    __trips1(trips, (x0, n))
 """
 from __future__ import annotations
 
 from . import primitives
+from .ir import Graph
 from .ops.control_flow import cond_p
 from .ops.while_primitive import while_p
 from .ops.while_primitive import split_while_operands
@@ -51,12 +68,35 @@ def emit_while(gen, eqn, refs, outs, indent):
     start, cond_captures, body_captures = split_while_operands(eqn.params, refs)
     inner = indent + "    "
     _assign(gen, indent, outs, start, eqn)
+    counter = gen.namer._fresh("trips") if gen.trips is not None else None
+    if counter:
+        gen.emit(indent, f"{counter} = 0")
     gen.emit(indent, "while True:", eqn)
     (pred,) = _inline(gen, cond, outs + cond_captures, inner)
     gen.emit(inner, f"if not {pred}:", eqn)
     gen.emit(inner + "    ", "break")
+    if counter:
+        gen.emit(inner, f"{counter} += 1")
     results = _inline(gen, body, outs + body_captures, inner)
     _assign(gen, inner, outs, results, eqn)
+    if counter:
+        report = gen.global_name(gen.trips, "trips")
+        params = _params(gen)
+        inputs = ", ".join(params) + ("," if len(params) == 1 else "")
+        gen.emit(indent, f"{report}({counter}, ({inputs}))")
+
+
+def _params(gen) -> list[str]:
+    """The names of the generated function's parameters (its unbound inputs)."""
+    bound = {var.id for var, _ in gen.bound_inputs}
+    return [gen.namer(v) for v in gen.graph.inputs if v.id not in bound]
+
+
+def inlines_loops(graph: Graph) -> bool:
+    """Whether `graph`'s code has a `while` statement (its own, or in an `if`'s branch)."""
+    return any(eqn.primitive is while_p or eqn.primitive is cond_p and (
+        inlines_loops(eqn.params["true"]) or inlines_loops(eqn.params["false"]))
+        for eqn in graph.eqns)
 
 
 primitives.emitters[cond_p] = emit_cond

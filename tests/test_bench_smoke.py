@@ -54,3 +54,13 @@ def test_native_tier_quick():
     assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
     for name in NATIVE_WORKLOADS + ["numpy tier", "native", "machine:"]:
         assert name in proc.stdout, f"{name} missing from output:\n{proc.stdout}"
+
+
+def test_scaling_quick():
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "scaling.py"), "--quick"],
+        cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    for name in ["cell (float32)", "10u batch 1", "10u batch 64", "10u cell, staged loop",
+                 "10 steps", "100 steps", "numpy tier", "native", "machine:"]:
+        assert name in proc.stdout, f"{name} missing from output:\n{proc.stdout}"
