@@ -367,24 +367,23 @@ def inner_version(builder, x):
     if x.viewing is None or x.viewing.derive is None:
         return None
     known = builder.derived.get(id(x))
-    if known is not None and known[0] is x and _still_staged(builder, *known[2:]):
+    if known is not None and known[0] is x and _still_staged(*known[1:]):
         return known[1]
     base = inner_version(builder, x.viewing.base)
     if base is None:
         return None
-    from .tracer import recording_in   # runtime.tracer imports this module
-    with recording_in(builder):   # not in a block nested in it that tracing is in now
-        view = x.viewing.derive(base)
+    view = x.viewing.derive(base)
     link(view, base, (x.viewing.derive, x.viewing.scatter, x.viewing.contiguous))
-    last = len(builder.eqns) - 1
-    builder.derived[id(x)] = (x, view, last, builder.eqns[last] if last >= 0 else None)
+    last = len(view.builder.eqns) - 1
+    builder.derived[id(x)] = (x, view, last, view.builder.eqns[last] if last >= 0 else None)
     return view
 
 
-def _still_staged(builder, last: int, eqn) -> bool:
-    """Whether `builder` still holds the equation `eqn` at `last`: the loop that probes
-    its test drops what the probe staged, views derived for it included."""
-    return eqn is None or last < len(builder.eqns) and builder.eqns[last] is eqn
+def _still_staged(view, last: int, eqn) -> bool:
+    """Whether the graph of `view` still holds the equation `eqn` at `last`: the loop
+    that probes its test drops what the probe staged, views derived for it included."""
+    eqns = view.builder.eqns
+    return eqn is None or last < len(eqns) and eqns[last] is eqn
 
 
 def _nearest_version(builder, x):
