@@ -2,6 +2,8 @@
 only where nothing else can see that array; results bit for bit those without reuse."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -35,7 +37,8 @@ def check(graph, args, monkeypatch):
 def test_a_dying_temporary_takes_the_result(monkeypatch):
     graph = build(lambda x: [np.tanh(x * 2.0) + 1.0], AbstractValue((N,), np.float32))
     source, _ = check(graph, [np.linspace(-1, 1, N, dtype=np.float32)], monkeypatch)
-    assert "t1 = __u0(t0, out=t0)" in source and "t2 = __u1(t1, 1.0, out=t1)" in source
+    assert re.search(r"t1 = __u\d+\(t0, out=t0\)", source)
+    assert re.search(r"t2 = __u\d+\(t1, 1.0, out=t1\)", source)
 
 
 def test_inputs_outputs_and_small_arrays_are_not_written(monkeypatch):
