@@ -247,6 +247,8 @@ NON_DIFFERENTIABLE = {
     "assert": "an effect without results; it runs in the forward pass",
     "stack_new": "a stack carries no cotangent",
     "python_op": "Python numbers (weak values) are computed from Python numbers only",
+    "scalar": "only in the graph the NumPy tier compiles (runtime.passes.scalar_lowering), "
+              "never one that is differentiated",
     "from_python": "its operand is a Python number (a weak value), which carries no cotangent",
     **dict.fromkeys(["eig", "eigvals"], "staged for complex matrices only, and complex values "
                     "carry no cotangent"),

@@ -354,6 +354,7 @@ TESTED_ELSEWHERE = {
     "errstate": "tests/test_staged_exceptions.py",
     "element_cast": "tests/test_item_writes.py",
     "overlap_sources": "tests/test_item_writes.py",
+    "scalar": "tests/test_scalar_lowering.py",
     "as_layout": "tests/test_conversions.py",
 }
 

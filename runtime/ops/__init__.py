@@ -17,6 +17,7 @@ from . import (  # noqa: F401
     introspection,
     joining,
     linalg,
+    machine_scalars,
     methods,
     more_functions,
     nan_reductions,

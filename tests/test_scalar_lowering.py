@@ -1,0 +1,185 @@
+"""Scalar lowering on the NumPy tier: a loop's int64 and float64 scalars as Python numbers.
+
+The oracle is eager NumPy on NumPy scalars: the same values and dtypes, the
+same warnings (int64 wrap-around, float overflow, division by zero, invalid
+values) and, under `np.errstate(all="raise")`, the same errors. Programs
+mix every lowered operation with literals and boundary values; each runs
+eagerly and on the NumPy tier, whose code must show the lowering.
+"""
+from __future__ import annotations
+
+import operator
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import autograph as ag
+from runtime.ops.machine_scalars import scalar_p
+from runtime.passes.scalar_lowering import lower_scalars
+from runtime.verify import verify
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+from demo import collatz  # noqa: E402 - the README's Collatz
+
+INT_OPS = [operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod]
+FLOAT_OPS = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv]
+INTS = [0, 1, -1, 3, -7, 2 ** 31, 2 ** 62, 2 ** 63 - 1, -2 ** 63, -2 ** 62 - 5]
+FLOATS = [0.0, -0.0, 1.5, -2.25, 1e-300, 1e300, -1e308, np.inf, -np.inf, np.nan]
+
+
+def program(op1, op2, op3, literal):
+    """A staged loop (n is traced) over two NumPy scalars, with a staged `if`."""
+    def f(a, b, n):
+        i = 0
+        while i < n:
+            a = op1(a, b)
+            b = op2(b, literal)
+            if a > b:
+                a = op3(a, literal)
+            elif a == b:
+                a = -a
+            i += 1
+        return a, b
+    return f
+
+
+def outcome(fn, *args, raising=False):
+    """What `fn(*args)` gives: its values, or its error; and the warnings it gave."""
+    with warnings.catch_warnings(record=True) as caught, \
+            np.errstate(all="raise" if raising else "warn"):
+        warnings.simplefilter("always")
+        try:
+            result = ("value", [np.asarray(v) for v in fn(*args)])
+        except ArithmeticError as error:
+            result = ("error", type(error), str(error))
+    return result, sorted(str(w.message) for w in caught if "retrac" not in str(w.message))
+
+
+def assert_same(want, got):
+    (w, w_warnings), (g, g_warnings) = want, got
+    assert w[0] == g[0], (want, got)
+    if w[0] == "value":
+        for a, b in zip(w[1], g[1]):
+            assert a.dtype == b.dtype
+            np.testing.assert_array_equal(a, b)
+    else:
+        assert w[1:] == g[1:]
+    assert w_warnings == g_warnings
+
+
+def lowered_ops(fn, *args) -> int:
+    concrete = ag.convert(fn, tier="numpy").get_concrete_function(*args)
+    graph = lower_scalars(concrete.optimized_graph)
+    verify(graph)
+    return sum(e.primitive is scalar_p and e.params["op"] not in ("box", "unbox")
+               for e in graph.all_eqns())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(INT_OPS), st.sampled_from(INT_OPS), st.sampled_from(INT_OPS),
+       st.sampled_from([0, 1, -1, 2, 3, 2 ** 40]), st.sampled_from(INTS),
+       st.sampled_from(INTS), st.integers(0, 4), st.booleans())
+def test_int64_loops_give_numpy_results_warnings_and_errors(op1, op2, op3, literal, a, b, n,
+                                                            raising):
+    f = program(op1, op2, op3, literal)
+    args = (np.int64(a), np.int64(b), np.int64(n))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        converted = ag.convert(f, tier="numpy")
+    assert_same(outcome(f, *args, raising=raising), outcome(converted, *args, raising=raising))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(FLOAT_OPS), st.sampled_from(FLOAT_OPS), st.sampled_from(FLOAT_OPS),
+       st.sampled_from([0.0, 1.0, -2.5, 3, 1e300]), st.sampled_from(FLOATS),
+       st.sampled_from(FLOATS), st.integers(0, 4), st.booleans())
+def test_float64_loops_give_numpy_results_warnings_and_errors(op1, op2, op3, literal, a, b, n,
+                                                              raising):
+    f = program(op1, op2, op3, literal)
+    args = (np.float64(a), np.float64(b), np.int64(n))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        converted = ag.convert(f, tier="numpy")
+    assert_same(outcome(f, *args, raising=raising), outcome(converted, *args, raising=raising))
+
+
+def test_collatz_runs_on_python_ints():
+    source = ag.convert(collatz, tier="numpy").get_concrete_function(np.int64(27)).source
+    assert "__unbox" in source and "n_2 % 2" in source and "-9223372036854775808 <=" in source
+    assert ag.convert(collatz, tier="numpy")(np.int64(27)) == collatz(np.int64(27)) == 111
+    assert lowered_ops(collatz, np.int64(27)) == 6
+
+
+def test_a_lowered_value_read_by_numpy_is_a_numpy_scalar_again():
+    def f(x, n):
+        k = np.int64(0)
+        s = np.float64(0.5)
+        while k < n:
+            k = k + 1
+            s = s * 1.5 - 0.25
+        return x * k, x * s      # float32 * int64 is float64: NumPy's promotion
+
+    x = np.ones(3, np.float32)
+    want, got = f(x, np.int64(4)), ag.convert(f, tier="numpy")(x, np.int64(4))
+    for w, g in zip(want, got):
+        assert g.dtype == w.dtype == np.float64
+        np.testing.assert_array_equal(g, w)
+
+
+def test_a_loop_whose_scalars_feed_arrays_each_trip_stays_on_numpy_scalars():
+    def f(x, n):
+        k = np.int64(0)
+        while k < n:
+            x = x * k + 1.0        # k read as a NumPy value every trip: a box each trip
+            k = k + 1
+        return x
+
+    x = np.arange(3.0)
+    assert lowered_ops(f, x, np.int64(3)) == 0
+    np.testing.assert_array_equal(ag.convert(f, tier="numpy")(x, np.int64(3)),
+                                  f(x, np.int64(3)))
+
+
+def test_nested_loops_are_lowered_each():
+    def f(n):
+        total = np.int64(0)
+        i = np.int64(0)
+        while i < n:
+            j = np.int64(0)
+            while j < i:
+                total = total + i * j
+                j = j + 1
+            i = i + 1
+        return total
+
+    assert f(np.int64(30)) == ag.convert(f, tier="numpy")(np.int64(30))
+    assert lowered_ops(f, np.int64(30)) >= 5
+
+
+def test_the_native_and_traced_graphs_keep_numpy_scalars():
+    concrete = ag.convert(collatz, tier="numpy").get_concrete_function(np.int64(27))
+    for graph in (concrete.graph, concrete.optimized_graph):
+        assert not any(e.primitive is scalar_p for e in graph.all_eqns())
+
+
+@pytest.mark.parametrize("a, b", [(7, 0), (-2 ** 63, -1), (5, -3)])
+def test_integer_division_by_zero_and_overflow_are_numpy_s(a, b):
+    def f(a, b, n):
+        i = 0
+        q, r = a, a
+        while i < n:
+            q, r = a // b, a % b
+            i += 1
+        return q, r
+
+    args = (np.int64(a), np.int64(b), np.int64(1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        converted = ag.convert(f, tier="numpy")
+    assert lowered_ops(f, *args) >= 2
+    assert_same(outcome(f, *args), outcome(converted, *args))
