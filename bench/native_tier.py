@@ -127,7 +127,8 @@ def missing_note(peers: dict) -> list[str]:
 
 
 def check(label: str, got, want) -> None:
-    """`got` is `want` (a value or a tuple of them): same shapes, values within float32 tolerance."""
+    """`got` is `want` (a value or a tuple of them): same shapes, values within float32
+    tolerance."""
     got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
     assert len(got) == len(want), f"{label}: {len(got)} outputs, NumPy's {len(want)}"
     for g, w in zip(got, want):
