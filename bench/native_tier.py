@@ -3,9 +3,12 @@
 For each workload, one process, interleaved rounds (`common.compare`): the
 hand-written NumPy function (the baseline: ratio 1), the same function under
 `ag.convert(tier="numpy")` and `ag.convert(tier="native")`, and, where they are
-installed, the same Python compiled by hand with `numba.njit` and `jax.jit` of
-its jax.numpy twin. Ratios are medians of per-round ratios to NumPy; lower is
-faster. Targets are issue #14's. Run: `python bench/native_tier.py [--quick]`.
+installed, the peers (`PEERS`): the same Python compiled by hand with `numba.njit`,
+`jax.jit` of its jax.numpy twin, and `tf.function` of its TensorFlow twin
+(`tf_peer.py`), without and with XLA (`jit_compile=True`); "-" where a library is
+missing. Every contender's result is checked against NumPy's first. Ratios are
+medians of per-round ratios to NumPy; lower is faster. Targets are issue #14's.
+Run: `python bench/native_tier.py [--quick]`.
 """
 from __future__ import annotations
 
@@ -25,6 +28,9 @@ from common import compare, cpu_model, parse_args  # noqa: E402
 from control_flow import lstm_sequence, lstm_sequence_staged  # noqa: E402
 from demo import collatz  # noqa: E402 - the README's Collatz (examples/demo.py)
 from lstm import lstm_cell, make_inputs  # noqa: E402
+import tf_peer  # noqa: E402 - imports TensorFlow itself only when asked for its versions
+
+PEERS = ("numba by hand", "jax.jit", "tf.function", "tf xla")
 
 
 def add_one(x):
@@ -99,6 +105,37 @@ def _jax_versions():
             "loop": ready(jax.jit(sequence)), "add": ready(jax.jit(add_one))}
 
 
+def peers() -> dict:
+    """{column of `PEERS`: (versions, inputs)}: the peer's {workload key: function}, {} where
+    its library is missing, and what turns NumPy arguments into its own (made once,
+    outside the timed call: `tf.constant`s for TensorFlow)."""
+    same = lambda args: args  # noqa: E731
+    return {"numba by hand": (_numba_versions(), same), "jax.jit": (_jax_versions(), same),
+            "tf.function": (tf_peer.versions(jit_compile=False), tf_peer.inputs),
+            "tf xla": (tf_peer.versions(jit_compile=True), tf_peer.inputs)}
+
+
+def peer_contenders(peers: dict, key: str, eager_args) -> dict:
+    """{column: (function, args)} of the peers that have a version of workload `key`."""
+    return {peer: (versions[key], to_inputs(eager_args))
+            for peer, (versions, to_inputs) in peers.items() if key in versions}
+
+
+def missing_note(peers: dict) -> list[str]:
+    missing = [p for p, (versions, _) in peers.items() if not versions]
+    return [f"'-': {', '.join(missing)} not installed"] if missing else []
+
+
+def check(label: str, got, want) -> None:
+    """`got` is `want` (a value or a tuple of them): same shapes, values within float32
+    tolerance."""
+    got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
+    assert len(got) == len(want), f"{label}: {len(got)} outputs, NumPy's {len(want)}"
+    for g, w in zip(got, want):
+        assert np.shape(g) == np.shape(w), f"{label}: shape {np.shape(g)}, NumPy's {np.shape(w)}"
+        np.testing.assert_allclose(np.asarray(g), w, rtol=1e-4, atol=1e-5, err_msg=label)
+
+
 def workloads():
     x, h, c, w, u, b = make_inputs(10, 1)
     big = make_inputs(512, 64)
@@ -120,18 +157,17 @@ def workloads():
 
 
 def run(settings):
-    peers = {"numba by hand": _numba_versions(), "jax.jit": _jax_versions()}
-    header = ["workload", "numpy µs", "numpy tier", "native", *[p for p in peers if peers[p]],
-              "target (native)"]
+    peers_ = peers()
+    header = ["workload", "numpy µs", "numpy tier", "native", *PEERS, "target (native)"]
     rows = []
     for name, eager, staged, eager_args, args, peer_key, target in workloads():
         numpy_tier = ag.convert(staged, tier="numpy")
         native = ag.convert(staged, tier="native")
         contenders = {"numpy": (eager, eager_args), "numpy tier": (numpy_tier, args),
-                      "native": (native, args)}
-        for peer, versions in peers.items():
-            if peer_key in versions:
-                contenders[peer] = (versions[peer_key], eager_args)
+                      "native": (native, args), **peer_contenders(peers_, peer_key, eager_args)}
+        want = eager(*eager_args)
+        for label, (fn, fn_args) in contenders.items():   # each one checked, and warm
+            check(f"{name}: {label}", fn(*fn_args), want)
         result = compare(contenders, rounds=settings.rounds(30), round_ms=settings.round_ms)
         tier = native.get_concrete_function(*args)
         cells = [name, f"{result['numpy'].median_us:.2f}"]
@@ -140,7 +176,7 @@ def run(settings):
                          if contender in contenders else "-")
         cells.append(target + ("" if tier.tier == "native" else f" ({tier.tier_reason})"))
         rows.append(cells)
-    return columns(header, rows)
+    return "\n\n".join([columns(header, rows), *missing_note(peers_)])
 
 
 def columns(header, rows) -> str:

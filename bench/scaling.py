@@ -3,9 +3,10 @@
 Each row times, interleaved in one process (`common.compare`), hand-written NumPy
 (the baseline: its median µs, ratio 1), the same function under
 `ag.convert(tier="numpy")` and `ag.convert(tier="native")`, and, where installed,
-the same Python compiled by hand with `numba.njit` and `jax.jit` of its jax.numpy
-twin (`native_tier.py`'s; "-" where the library is missing). Ratios are medians of
-per-round ratios to NumPy; lower is faster.
+the same Python compiled by hand with `numba.njit`, `jax.jit` of its jax.numpy
+twin, and `tf.function` of its TensorFlow twin without and with XLA (`native_tier.py`'s
+`PEERS`; "-" where the library is missing). Ratios are medians of per-round ratios
+to NumPy; lower is faster.
 
 - cell: `lstm.lstm_cell` (float32) at hidden size 10, 32, 128 and 512, batch 1 and 64;
 - loop: the 10-unit batch-1 cell over a staged loop (`control_flow.lstm_sequence_staged`,
@@ -20,7 +21,8 @@ two rows of each table. Run: `python bench/scaling.py [--quick]`.
 BLAS runs one thread (`OPENBLAS_NUM_THREADS=1` and the like, unless set): on the
 2-core machine of bench/RESULTS.md, shared with other work, OpenBLAS's second thread
 made hand-written NumPy's 128-unit batch-64 cell take anywhere from 0.5 to 30 ms
-from one process to the next, against 0.25-0.3 ms on one thread.
+from one process to the next, against 0.25-0.3 ms on one thread. TensorFlow's
+thread pools get the same count (`tf_peer.py`).
 """
 from __future__ import annotations
 
@@ -41,12 +43,11 @@ import autograph as ag  # noqa: E402
 from common import compare, machine_line, parse_args  # noqa: E402
 from control_flow import lstm_sequence, lstm_sequence_staged  # noqa: E402
 from lstm import lstm_cell, make_inputs  # noqa: E402
-from native_tier import _jax_versions, _numba_versions, columns  # noqa: E402
+from native_tier import PEERS, check, columns, missing_note, peer_contenders, peers  # noqa: E402
 
 HIDDEN = (10, 32, 128, 512)
 BATCHES = (1, 64)
 LENGTHS = (10, 100, 1_000, 10_000)
-PEERS = ("numba by hand", "jax.jit")
 HEADER = ["numpy µs", "numpy tier", "native", *PEERS]
 
 
@@ -67,7 +68,7 @@ def loop_cases():
                (xs, h, c, w, u, b, np.int64(steps)))
 
 
-def table(settings, title, eager, staged, cases, peer_key, peers) -> str:
+def table(settings, title, eager, staged, cases, peer_key, peers_) -> str:
     numpy_tier = ag.convert(staged, tier="numpy")
     native = ag.convert(staged, tier="native")
     rows, notes = [], []
@@ -76,14 +77,9 @@ def table(settings, title, eager, staged, cases, peer_key, peers) -> str:
             break
         want = eager(*eager_args)
         contenders = {"numpy": (eager, eager_args), "numpy tier": (numpy_tier, args),
-                      "native": (native, args)}
-        for peer in PEERS:
-            if peer_key in peers[peer]:
-                contenders[peer] = (peers[peer][peer_key], eager_args)
+                      "native": (native, args), **peer_contenders(peers_, peer_key, eager_args)}
         for label, (fn, fn_args) in contenders.items():   # each one checked, and warm
-            for got, expected in zip(fn(*fn_args), want):
-                np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-4, atol=1e-5,
-                                           err_msg=f"{title} {name}: {label}")
+            check(f"{title} {name}: {label}", fn(*fn_args), want)
         result = compare(contenders, rounds=settings.rounds(rounds), round_ms=settings.round_ms)
         concrete = native.get_concrete_function(*args)
         cells = [name, f"{result['numpy'].median_us:,.1f}"]
@@ -99,13 +95,11 @@ def table(settings, title, eager, staged, cases, peer_key, peers) -> str:
 
 def run(settings) -> str:
     warnings.simplefilter("ignore", ag.RetracingWarning)   # one graph per size, on purpose
-    peers = {"numba by hand": _numba_versions(), "jax.jit": _jax_versions()}
-    cells = table(settings, "cell (float32)", lstm_cell, lstm_cell, cell_cases(), "cell", peers)
+    peers_ = peers()
+    cells = table(settings, "cell (float32)", lstm_cell, lstm_cell, cell_cases(), "cell", peers_)
     loops = table(settings, "10u cell, staged loop", lstm_sequence, lstm_sequence_staged,
-                  loop_cases(), "loop", peers)
-    missing = [p for p in PEERS if not peers[p]]
-    tail = [f"'-': {', '.join(missing)} not installed"] if missing else []
-    return "\n\n".join([cells, loops, *tail])
+                  loop_cases(), "loop", peers_)
+    return "\n\n".join([cells, loops, *missing_note(peers_)])
 
 
 def main(argv=None):

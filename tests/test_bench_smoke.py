@@ -52,8 +52,13 @@ def test_native_tier_quick():
         [sys.executable, str(ROOT / "bench" / "native_tier.py"), "--quick"],
         cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
-    for name in NATIVE_WORKLOADS + ["numpy tier", "native", "machine:"]:
+    for name in NATIVE_WORKLOADS + ["numpy tier", "native", "tf.function", "tf xla", "machine:"]:
         assert name in proc.stdout, f"{name} missing from output:\n{proc.stdout}"
+
+
+SCALING_ROWS = ["cell (float32)", "10u batch 1", "10u batch 64", "10u cell, staged loop",
+                "10 steps", "100 steps", "numpy tier", "native", "tf.function", "tf xla",
+                "machine:"]
 
 
 def test_scaling_quick():
@@ -61,6 +66,19 @@ def test_scaling_quick():
         [sys.executable, str(ROOT / "bench" / "scaling.py"), "--quick"],
         cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
-    for name in ["cell (float32)", "10u batch 1", "10u batch 64", "10u cell, staged loop",
-                 "10 steps", "100 steps", "numpy tier", "native", "machine:"]:
+    for name in SCALING_ROWS:
         assert name in proc.stdout, f"{name} missing from output:\n{proc.stdout}"
+
+
+def test_scaling_quick_without_tensorflow():
+    """TensorFlow is a benchmark peer, never needed: hidden, its columns print "-"."""
+    hide = ("import runpy, sys; sys.modules['tensorflow'] = None; "
+            "sys.argv = [sys.argv[1], '--quick']; runpy.run_path(sys.argv[0], run_name='__main__')")
+    proc = subprocess.run(
+        [sys.executable, "-c", hide, str(ROOT / "bench" / "scaling.py")],
+        cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    for name in SCALING_ROWS:
+        assert name in proc.stdout, f"{name} missing from output:\n{proc.stdout}"
+    assert "tf.function, tf xla not installed" in proc.stdout, proc.stdout
+    assert "tensorflow" not in proc.stderr.lower(), proc.stderr
