@@ -31,6 +31,7 @@ from . import primitives
 from .aliasing import storage_outputs
 from .errors import add_note_once
 from .ir import Graph, Literal
+from .ops.control_flow import cond_p
 from .ops.elementwise import ELEMENTWISE_UFUNCS, ufunc_primitive
 from .ops.linalg import matmul_p
 from .printing import Namer
@@ -94,8 +95,10 @@ class CodeGen:
         if eqn is not None:
             self.line_eqns[len(self.lines)] = eqn
 
-    def block(self, graph: Graph, indent: str, keep=()):
-        """Emits `graph`'s equations; deletes each value after its last use."""
+    def block(self, graph: Graph, indent: str, keep=(), test=False):
+        """Emits `graph`'s equations; deletes each value after its last use. A scalar
+        test read once, by the next equation (or, in a loop's `test` graph, as its
+        result), is written into the line reading it: `if (n_2 % 2) == 0:`."""
         for var, value in graph.consts.items():
             self.alias[var.id] = self.global_name(self.backend.asarray(value), "const")
         last_use = {}
@@ -105,17 +108,24 @@ class CodeGen:
                     last_use[atom.id] = i
         outputs = {a.id for a in graph.outputs if not isinstance(a, Literal)} | set(keep)
         reuse = self._reusable(graph, last_use, outputs)
+        inlined = _inlined_tests(graph, test)
         defined = set()
         for i, eqn in enumerate(graph.eqns):
+            if i in inlined:
+                self.alias[eqn.outputs[0].id] = f"({inlined[i](self, [self.ref(a) for a in eqn.inputs])})"
+                defined.add(eqn.outputs[0].id)
+                continue
             self.equation(eqn, indent, reuse.get(i))
             defined.update(v.id for v in eqn.outputs)
             dead = [a for a in dict.fromkeys(eqn.inputs) if not isinstance(a, Literal)
-                    and last_use.get(a.id) == i and a.id in defined and a.id not in outputs]
+                    and last_use.get(a.id) == i and a.id in defined and a.id not in outputs
+                    and a.aval.ndim]   # a scalar holds no memory worth a `del`
             if dead:
                 self.emit(indent, "del " + ", ".join(self.ref(a) for a in dead))
-            unused = [v for v in eqn.outputs if v.id not in last_use and v.id not in outputs]
+            unused = [v for v in eqn.outputs if v.id not in last_use and v.id not in outputs
+                      and v.aval.ndim]
             if unused:
-                self.emit(indent, "del " + ", ".join(self.namer(v) for v in unused))
+                self.emit(indent, "del " + ", ".join(self.ref(v) for v in unused))
 
     def _reusable(self, graph: Graph, last_use: dict, outputs: set) -> dict:
         """Equation index -> the operand whose array its result may be written into."""
@@ -141,7 +151,7 @@ class CodeGen:
 
     def equation(self, eqn, indent: str, out_operand=None):
         refs = [self.ref(a) for a in eqn.inputs]
-        outs = [self.namer(v) for v in eqn.outputs]
+        outs = [self.ref(v) for v in eqn.outputs]   # a name `codegen_control` coalesced
         emitter = primitives.emitters.get(eqn.primitive)
         if emitter is not None:
             return emitter(self, eqn, refs, outs, indent)
@@ -249,6 +259,49 @@ class CodeGen:
         if atom.aval.ndim == 0 and not self.subgraph:   # the caller gets an array
             return f"{self.global_name(self.backend.xp.asarray, 'asarray')}({ref})"
         return ref
+
+
+def _comparison(eqn):
+    name = eqn.primitive.name
+    if eqn.params or name not in _COMPARISONS or eqn.outputs[0].aval.ndim:
+        return None
+    return lambda gen, refs: f"{refs[0]} {INFIX[name]} {refs[1]}"
+
+
+_COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+for _ufunc in UFUNCS:
+    if _ufunc.name in _COMPARISONS:
+        primitives.inline_expressions[_ufunc] = _comparison
+
+
+def _inlined_tests(graph: Graph, test: bool) -> dict:
+    """Equation index -> how to write it inline, for each 0-d test whose one reader is
+    the next equation (the predicate of a `cond`, or another inline test), or, in a
+    loop's `test` graph, the result only."""
+    uses: dict = {}
+    for eqn in graph.eqns:
+        for atom in eqn.inputs:
+            if not isinstance(atom, Literal):
+                uses[atom.id] = uses.get(atom.id, 0) + 1
+    for atom in graph.outputs:
+        if not isinstance(atom, Literal):
+            uses[atom.id] = uses.get(atom.id, 0) + 1
+    found = {}
+    for i in range(len(graph.eqns) - 1, -1, -1):   # backwards: an inline reader is known
+        eqn = graph.eqns[i]
+        rule = primitives.inline_expressions.get(eqn.primitive)
+        write = rule(eqn) if rule is not None and len(eqn.outputs) == 1 else None
+        if write is None or uses.get(eqn.outputs[0].id) != 1:
+            continue
+        out = eqn.outputs[0]
+        if i + 1 < len(graph.eqns):
+            reader = graph.eqns[i + 1]
+            if reader.primitive is cond_p and reader.inputs[0] is out or \
+                    i + 1 in found and any(a is out for a in reader.inputs):
+                found[i] = write
+        elif test and graph.outputs[0] is out:
+            found[i] = write
+    return found
 
 
 def _deleted_reporter(graph_name, bound_inputs):

@@ -32,21 +32,37 @@ graph stops counting is compiled without it, so it costs nothing then:
 from __future__ import annotations
 
 from . import primitives
-from .ir import Graph
+from .ir import Graph, Literal
 from .ops.control_flow import cond_p
+from .ops.machine_scalars import scalar_p
 from .ops.while_primitive import while_p
 from .ops.while_primitive import split_while_operands
 
 
 def _assign(gen, indent, targets, values, eqn=None):
-    if targets:
-        gen.emit(indent, f"{', '.join(targets)} = {', '.join(values)}", eqn)
+    pairs = [(t, v) for t, v in zip(targets, values) if t != v]
+    if pairs:
+        gen.emit(indent, f"{', '.join(t for t, _ in pairs)} = {', '.join(v for _, v in pairs)}",
+                 eqn)
 
 
-def _inline(gen, graph, input_refs, indent):
+def _coalesce(gen, graph: Graph, targets: list, movable) -> None:
+    """Names each output of `graph` that one of its equations defines (and `movable`
+    allows) by its target, so that the equation assigns the target itself:
+    `n_3 = n_2 // 2` where `n_4 = n_2 // 2` and `n_3 = n_4` would be."""
+    defined = {v.id: k for k, eqn in enumerate(graph.eqns) for v in eqn.outputs}
+    outputs = [a.id for a in graph.outputs if not isinstance(a, Literal)]
+    for atom, target in zip(graph.outputs, targets):
+        if not isinstance(atom, Literal) and atom.id in defined and \
+                outputs.count(atom.id) == 1 and atom.id not in gen.alias and \
+                movable(defined[atom.id], atom):
+            gen.alias[atom.id] = target
+
+
+def _inline(gen, graph, input_refs, indent, test=False):
     for var, ref in zip(graph.inputs, input_refs):
         gen.alias[var.id] = ref
-    gen.block(graph, indent)
+    gen.block(graph, indent, test=test)
     return [gen.ref(a) for a in graph.outputs]
 
 
@@ -57,6 +73,7 @@ def emit_cond(gen, eqn, refs, outs, indent):
         if branch == "false":
             gen.emit(indent, "else:", eqn)
         start = len(gen.lines)
+        _coalesce(gen, eqn.params[branch], outs, lambda k, atom: True)  # outs are new names
         results = _inline(gen, eqn.params[branch], refs[1:], inner)
         _assign(gen, inner, outs, results, eqn)
         if len(gen.lines) == start:
@@ -72,11 +89,12 @@ def emit_while(gen, eqn, refs, outs, indent):
     if counter:
         gen.emit(indent, f"{counter} = 0")
     gen.emit(indent, "while True:", eqn)
-    (pred,) = _inline(gen, cond, outs + cond_captures, inner)
+    (pred,) = _inline(gen, cond, outs + cond_captures, inner, test=True)
     gen.emit(inner, f"if not {pred}:", eqn)
     gen.emit(inner + "    ", "break")
     if counter:
         gen.emit(inner, f"{counter} += 1")
+    _coalesce(gen, body, outs, _assigns_carry_last(body))
     results = _inline(gen, body, outs + body_captures, inner)
     _assign(gen, inner, outs, results, eqn)
     if counter:
@@ -84,6 +102,26 @@ def emit_while(gen, eqn, refs, outs, indent):
         params = _params(gen)
         inputs = ", ".join(params) + ("," if len(params) == 1 else "")
         gen.emit(indent, f"{report}({counter}, ({inputs}))")
+
+
+def _assigns_carry_last(body: Graph):
+    """Whether the body's equation `k` may assign the carried name of its result `atom`
+    at once: one statement (`steps = steps + 1`), after which the body reads no carried
+    input it replaces, and no carried input is a result (the carry's parallel assignment
+    reads those)."""
+    carried = {v.id for v in body.inputs[:len(body.outputs)]}
+    passed_on = {a.id for a in body.outputs if not isinstance(a, Literal)}
+    if carried & passed_on:
+        return lambda k, atom: False
+    last_read = {a.id: k for k, eqn in enumerate(body.eqns) for a in eqn.inputs
+                 if not isinstance(a, Literal)}
+
+    def movable(k, atom):
+        eqn = body.eqns[k]
+        slot = next(j for j, a in enumerate(body.outputs) if a is atom)
+        return eqn.primitive not in _STATEMENTS and len(eqn.outputs) == 1 and \
+            last_read.get(body.inputs[slot].id, -1) <= k
+    return movable
 
 
 def _params(gen) -> list[str]:
@@ -98,6 +136,9 @@ def inlines_loops(graph: Graph) -> bool:
         inlines_loops(eqn.params["true"]) or inlines_loops(eqn.params["false"]))
         for eqn in graph.eqns)
 
+
+# written as more than one statement, which may read an operand after the result is set
+_STATEMENTS = {cond_p, while_p, scalar_p}
 
 primitives.emitters[cond_p] = emit_cond
 primitives.emitters[while_p] = emit_while

@@ -31,6 +31,9 @@ The rules of higher-order primitives (those holding subgraphs in their params):
   `prune(graph)` (a primitive without a rule keeps its subgraphs as they are).
 - `emitters[p](gen, eqn, refs, outs, indent)`: writes the equation as Python
   statements in `runtime.codegen` (real `if` and `while`), instead of a call.
+- `inline_expressions[p](eqn)`: where the equation is a 0-d test that cannot raise or
+  warn, a function `(gen, refs) -> str` writing it as one Python expression (None where
+  it is not), which `runtime.codegen` writes into the line reading it.
 - `native_lowerings[p]`: how the native tier (`runtime.native`) writes the equation as
   Numba code: an object with `emit(gen, eqn, indent, fused)` (and `elementwise = True`
   with `element(code, eqn, refs)` where one element is computed alone, for fusion).
@@ -80,6 +83,7 @@ check_rules: dict = {}
 alias_rules: dict = {}
 prune_rules: dict = {}
 emitters: dict = {}  # filled by runtime.codegen_control
+inline_expressions: dict = {}
 native_lowerings: dict = {}  # filled by runtime.native: how the native tier computes each
 load_rules: dict = {}
 save_rules: dict = {}

@@ -129,7 +129,7 @@ def _emit(gen, eqn, refs, outs, indent):
     if op in ("box", "unbox"):
         convert = gen.global_name(_kernel(None, op, dtype), op)
         return gen.emit(indent, f"{out} = {convert}({refs[0]})", eqn)
-    refs = [f"({r})" if r.startswith("-") else r for r in refs]
+    refs = [_parenthesized(r) for r in refs]
     if op == "negative":
         expression = f"-{refs[0]}"
     else:
@@ -154,3 +154,22 @@ def _emit(gen, eqn, refs, outs, indent):
 
 
 primitives.emitters[scalar_p] = _emit
+
+
+def _inline(eqn):
+    """A comparison, or an int's `%` or `//` by a literal that needs no check, as one
+    expression (`primitives.inline_expressions`)."""
+    op, dtype = eqn.params["op"], eqn.params["dtype"]
+    divisor = _literal_divisor(eqn) if op in ("remainder", "floor_divide") else None
+    if op not in COMPARISONS and not (dtype == INT64 and divisor is not None
+                                      and not _checks_range(op, dtype, divisor)):
+        return None
+    symbol = COMPARISONS.get(op) or BINARY[op]
+    return lambda gen, refs: " ".join([_parenthesized(refs[0]), symbol, _parenthesized(refs[1])])
+
+
+def _parenthesized(ref: str) -> str:
+    return f"({ref})" if ref.startswith("-") else ref
+
+
+primitives.inline_expressions[scalar_p] = _inline

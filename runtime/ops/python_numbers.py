@@ -102,6 +102,9 @@ def _emit_python_op(gen, eqn, refs, outs, indent):
 
 
 primitives.emitters[python_op_p] = _emit_python_op
+primitives.inline_expressions[python_op_p] = lambda eqn: (
+    lambda gen, refs: PYTHON_OPS[eqn.params["op"]][1].format(*refs)) \
+    if eqn.params["op"] in _COMPARISONS else None   # Python's comparisons never raise
 
 
 def _from_python_kernel(xp, dtype, exact=False):
