@@ -12,6 +12,7 @@ with its rules in tables keyed by primitive:
 | `merge_matmuls` | `x @ A + h @ B` (constants `A`, `B`) as one product (floats: opt-in) |
 | `licm` | loop invariants that cannot raise or warn moved out of `while_loop` bodies |
 | `prune_dead_code` | (`runtime.effects`) unused equations dropped, every effect kept |
+| `scalar_lowering` | (not in `PIPELINE`: the NumPy tier's code only) a loop's int64 and float64 scalars as Python numbers |
 
 A graph function compiles `optimize(graph)` where `runtime.config.optimize`
 is on (the default); the graph it keeps, prints, saves and differentiates is
