@@ -41,7 +41,7 @@ from .concrete import ConcreteFunction
 from .device import current_device
 from .device import state as device_state
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
-from .fast_path import call_key, prepare
+from .fast_path import NUMPY_SCALAR, call_key, prepare
 from .signature import CallSignature, flatten_call, param_specs_of
 from .specs import TensorSpec
 from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
@@ -105,7 +105,9 @@ class GraphFunction:
         # arrays' dtypes and shapes, Python values, keywords) the full path has seen
         # runs its graph after one dict lookup.
         if len(args) == 1 and not kwargs and type(args[0]) is np.ndarray:
-            key = (args[0].dtype, args[0].shape)      # the commonest call, keyed inline
+            key = (args[0].dtype, args[0].shape)      # the commonest calls, keyed inline
+        elif len(args) == 1 and not kwargs and isinstance(args[0], np.generic):
+            key = (args[0].dtype, NUMPY_SCALAR)
         else:
             key = call_key(args, kwargs)
         if device_state.device != "cpu" and key is not None:
