@@ -8,7 +8,10 @@ installed, the peers (`PEERS`): the same Python compiled by hand with `numba.nji
 (`tf_peer.py`), without and with XLA (`jit_compile=True`); "-" where a library is
 missing. Every contender's result is checked against NumPy's first. Ratios are
 medians of per-round ratios to NumPy; lower is faster. Targets are issue #14's.
-Run: `python bench/native_tier.py [--quick]`.
+BLAS runs one thread (`OPENBLAS_NUM_THREADS=1` and the like, unless set), as in
+`scaling.py`: on this shared 2-core machine a second BLAS thread made hand-written
+NumPy's 512-unit cell anywhere from 4 to 45 ms. Run: `python bench/native_tier.py
+[--quick]`.
 """
 from __future__ import annotations
 
@@ -16,7 +19,10 @@ import importlib.util
 import os
 import sys
 
-import numpy as np
+for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")   # before NumPy loads its BLAS
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
