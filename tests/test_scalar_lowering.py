@@ -38,7 +38,7 @@ def program(op1, op2, op3, literal):
         i = 0
         while i < n:
             a = op1(a, b)
-            b = op2(b, literal)
+            b = op2(b * 3 + 1, literal)     # an int's `* 3 + 1`: one check for both
             if a > b:
                 a = op3(a, literal)
             elif a == b:
@@ -110,9 +110,9 @@ def test_float64_loops_give_numpy_results_warnings_and_errors(op1, op2, op3, lit
 
 def test_collatz_runs_on_python_ints():
     source = ag.convert(collatz, tier="numpy").get_concrete_function(np.int64(27)).source
-    assert "__unbox" in source and "n_2 % 2" in source and "-9223372036854775808 <=" in source
+    assert "__unbox" in source and "(n_2 % 2) == 0" in source and "3 * n_2 + 1" in source
     assert ag.convert(collatz, tier="numpy")(np.int64(27)) == collatz(np.int64(27)) == 111
-    assert lowered_ops(collatz, np.int64(27)) == 6
+    assert lowered_ops(collatz, np.int64(27)) == 5
 
 
 def test_a_lowered_value_read_by_numpy_is_a_numpy_scalar_again():
@@ -165,6 +165,28 @@ def test_the_native_and_traced_graphs_keep_numpy_scalars():
     concrete = ag.convert(collatz, tier="numpy").get_concrete_function(np.int64(27))
     for graph in (concrete.graph, concrete.optimized_graph):
         assert not any(e.primitive is scalar_p for e in graph.all_eqns())
+
+
+@pytest.mark.parametrize("n", [3074457345618258602, 3074457345618258603, -3074457345618258603,
+                               -3074457345618258602, 5])
+@pytest.mark.parametrize("c", [1, -1, 2 ** 61])
+def test_a_step_by_a_literal_is_checked_with_the_product(n, c):
+    # 3 * n + c in one line and one check: n at the edge where 3 * n, or 3 * n + c, wraps
+    def f(n, k):
+        i = 0
+        while i < k:
+            n = 3 * n + c
+            i += 1
+        return (n,)
+
+    args = (np.int64(n), np.int64(1))
+    source = ag.convert(f, tier="numpy").get_concrete_function(*args).source
+    assert f"3 * n_2 + {c}" in source.replace(f"+ ({c})", f"+ {c}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        converted = ag.convert(f, tier="numpy")
+    assert_same(outcome(f, *args), outcome(converted, *args))
+    assert_same(outcome(f, *args, raising=True), outcome(converted, *args, raising=True))
 
 
 @pytest.mark.parametrize("a, b", [(7, 0), (-2 ** 63, -1), (5, -3)])

@@ -84,31 +84,50 @@ def _within(op: str, dtype):
     return lambda result: low <= result <= high
 
 
-def _abstract_eval(*operands, op, dtype, lowered=()):
+def _abstract_eval(*operands, op, dtype, lowered=(), then=None):
     if op == "box":
         return AbstractValue((), dtype)
     return AbstractValue((), BOOL if op in COMPARISONS else dtype, weak=True)
 
 
-def numpy_fallback(op: str, dtype, lowered: tuple):
+def numpy_fallback(op: str, dtype, lowered: tuple, then=None):
     """`op` on NumPy scalars of `dtype` (the operands `lowered` says are Python numbers
-    standing for them) by the operator NumPy's scalars run: the result as a Python
-    number."""
+    standing for them) by the operator NumPy's scalars run, and `then` on its result:
+    the result as a Python number."""
     function, box = OPERATORS[op], dtype.type
 
     def fallback(*operands):
         numpy = [box(x) if is_lowered else x for x, is_lowered in zip(operands, lowered)]
-        return function(*numpy).item()
+        result = function(*numpy)
+        if then is not None:
+            second, literal, literal_first = then
+            pair = (literal, result) if literal_first else (result, literal)
+            result = OPERATORS[second](*pair)
+        return result.item()
     return fallback
 
 
-def _kernel(xp, op, dtype, lowered=()):
+def _then_bounds(then) -> tuple:
+    """The range of an int64 result `(a op b) op2 c` in which neither step left int64:
+    int64's own, narrowed by |c| (the first step's result is the final one minus c)."""
+    low, high = _RANGE[INT64]
+    margin = abs(then[1])
+    return low + margin, high - margin
+
+
+def _kernel(xp, op, dtype, lowered=(), then=None):
     if op == "box":
         return dtype.type
     if op == "unbox":
         return int if dtype == INT64 else float
-    function, fallback = OPERATORS[op], numpy_fallback(op, dtype, lowered)
+    function, fallback = OPERATORS[op], numpy_fallback(op, dtype, lowered, then)
     in_range = _within(op, dtype) if _checks_range(op, dtype) else None
+    if then is not None:
+        second, literal, literal_first = then
+        low, high = _then_bounds(then)
+        first, function = function, lambda *operands: OPERATORS[second](
+            *((literal, first(*operands)) if literal_first else (first(*operands), literal)))
+        in_range = lambda result: low <= result <= high   # noqa: E731
 
     def run(*operands):
         if op in _DIVISIONS and not operands[1]:
@@ -119,8 +138,10 @@ def _kernel(xp, op, dtype, lowered=()):
 
 
 scalar_p = primitives.define("scalar", _abstract_eval, _kernel)
-"""`scalar[op, dtype, lowered]`: `op` of `OPERATORS` on Python numbers standing for NumPy
-scalars of `dtype` (`lowered[k]`: operand k is one; a literal is not), or `box` / `unbox`."""
+"""`scalar[op, dtype, lowered, then]`: `op` of `OPERATORS` on Python numbers standing for
+NumPy scalars of `dtype` (`lowered[k]`: operand k is one; a literal is not), or `box` /
+`unbox`. `then=(op2, c, c_first)`: an int64 `+`/`-` of the literal c follows (`3 * n + 1`),
+one range check for both (`runtime.passes.scalar_lowering` fuses the pair)."""
 
 
 def _emit(gen, eqn, refs, outs, indent):
@@ -134,19 +155,28 @@ def _emit(gen, eqn, refs, outs, indent):
         expression = f"-{refs[0]}"
     else:
         expression = f"{refs[0]} {BINARY.get(op) or COMPARISONS[op]} {refs[1]}"
+    then = eqn.params.get("then")
     divisor = _literal_divisor(eqn) if op in _DIVISIONS else None
     checked = _checks_range(op, dtype, divisor)
     zero_check = op in _DIVISIONS and divisor is None
     if zero_check or checked:
-        fallback = gen.global_name(numpy_fallback(op, dtype, eqn.params["lowered"]), "numpy")
+        fallback = gen.global_name(numpy_fallback(op, dtype, eqn.params["lowered"], then),
+                                   "numpy")
         fallback = f"{fallback}({', '.join(refs)})"
     inner = indent
     if zero_check:   # `if d:` ... `else: NumPy's`, which computes it once
         gen.emit(indent, f"if {refs[1]}:", eqn)
         inner = indent + "    "
+    condition = _in_range(op, dtype)
+    if then is not None:
+        second, literal, literal_first = then
+        c = _parenthesized(repr(literal))
+        expression = f"{c} {BINARY[second]} ({expression})" if literal_first \
+            else f"{expression} {BINARY[second]} {c}"
+        condition = "{!r} <= {{0}} <= {!r}".format(*_then_bounds(then))
     gen.emit(inner, f"{out} = {expression}", eqn)
     if checked:
-        gen.emit(inner, f"if not {_in_range(op, dtype).format(out)}:", eqn)
+        gen.emit(inner, f"if not {condition.format(out)}:", eqn)
         gen.emit(inner + "    ", f"{out} = {fallback}", eqn)
     if zero_check:
         gen.emit(indent, "else:", eqn)

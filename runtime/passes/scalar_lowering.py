@@ -250,7 +250,53 @@ class _Rewrite:
                 outputs.append(self.low[atom.id])
             else:
                 outputs.append(self.numpy(atom))
-        return Graph(self.graph.name, self.inputs, self.eqns, outputs, self.graph.consts)
+        eqns = _fuse_literal_steps(self.eqns, outputs)
+        return Graph(self.graph.name, self.inputs, eqns, outputs, self.graph.consts)
+
+
+def _fuse_literal_steps(eqns: list, outputs: list) -> list:
+    """`t = 3 * n` and `m = t + 1` (int64, t read by that only) as one `scalar` equation
+    with `then`: one range check, narrowed by |1|, where each needed its own."""
+    uses: dict = {}
+    for atom in [a for eqn in eqns for a in eqn.inputs] + outputs:
+        if type(atom) is Var:
+            uses[atom.id] = uses.get(atom.id, 0) + 1
+    fused, skip = [], False
+    for first, second in zip(eqns, eqns[1:] + [None]):
+        if skip:
+            skip = False
+            continue
+        then = _literal_step(first, second, uses)
+        if then is None:
+            fused.append(first)
+            continue
+        fused.append(Eqn(scalar_p, first.inputs, {**first.params, "then": then},
+                         second.outputs, first.source))
+        skip = True
+    return fused
+
+
+def _literal_step(first, second, uses):
+    """`(op2, c, c_first)` where `second` adds or subtracts a literal int from the result of
+    `first`, an int64 `+ - *` read by nothing else; else None."""
+    if second is None or first.primitive is not scalar_p or second.primitive is not scalar_p:
+        return None
+    if first.params["dtype"] != INT64 or second.params["dtype"] != INT64 or \
+            first.params["op"] not in _FUSABLE or second.params["op"] not in ("add", "subtract") \
+            or "then" in first.params or "then" in second.params:
+        return None
+    t = first.outputs[0]
+    if uses.get(t.id) != 1 or len(second.inputs) != 2:
+        return None
+    a, b = second.inputs
+    if a is t and type(b) is Literal and type(b.value) is int and abs(b.value) < 2 ** 62:
+        return second.params["op"], b.value, False
+    if b is t and type(a) is Literal and type(a.value) is int and abs(a.value) < 2 ** 62:
+        return second.params["op"], a.value, True
+    return None
+
+
+_FUSABLE = ("add", "subtract", "multiply")
 
 
 def _scalar_aval(op: str, dtype) -> AbstractValue:
