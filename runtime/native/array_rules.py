@@ -19,6 +19,7 @@ from ..ops.indexing import Dyn, getitem_p
 from ..ops.creation import full_like_p, ones_like_p, zeros_like_p
 from ..ops.joining import concatenate_p, split_p, stack_p
 from ..ops.linalg import matmul_p
+from ..passes.short_sums import short_sum_p
 from ..ops.reductions import all_p, any_p, argmax_p, argmin_p, max_p, mean_p, min_p, sum_p
 from .loops import Operand
 from .scalars import ScalarCode, Unsupported, numba_type, operand_type
@@ -407,3 +408,4 @@ primitives.native_lowerings[matmul_p] = ArrayLowering(_matmul)
 for _p, _kind in ((sum_p, "sum"), (mean_p, "mean"), (max_p, "max"), (min_p, "min"),
                   (all_p, "all"), (any_p, "any"), (argmax_p, "argmax"), (argmin_p, "argmin")):
     primitives.native_lowerings[_p] = Reduction(_reduction(_kind))
+primitives.native_lowerings[short_sum_p] = Reduction(_reduction("sum"))   # sums in order
