@@ -1,8 +1,13 @@
 """Lowerings of array primitives that are not elementwise: basic indexing, `split`,
-`matmul`, and the reductions `sum`, `mean`, `max`, `min` (rows of
-`primitives.native_lowerings`).
+`matmul`, and the reductions `sum`, `mean`, `max`, `min`, `all`, `any`, `argmax`,
+`argmin` and `short_sum` (rows of `primitives.native_lowerings`).
 
-Indexing makes Numba views (the graph never writes a value in place); an index
+A reduction reads its operand through `loops.Operand`: an elementwise producer
+used only by it is computed in its loop nest (no temporary). Over the innermost
+axes it accumulates each result in a machine number, the kept axes outside.
+
+Indexing makes Numba views (`x[:, None]` too: Numba's `None`; the graph never
+writes a value in place); an index
 known only at run time is checked, and one out of bounds deopts to the NumPy
 tier, which raises NumPy's `IndexError`. A float result that is not finite
 deopts too, so NumPy's overflow and invalid-value warnings come from NumPy.
