@@ -10,6 +10,7 @@ import pytest
 import autograph as ag
 from runtime import AbstractValue, GraphBuilder, native, primitives
 from runtime.passes import optimize
+from runtime.ops.reductions import sum_p
 from runtime.passes.short_sums import SHORT, short_sum_p, short_sums
 
 
@@ -109,3 +110,14 @@ def test_a_converted_function_sums_short_axes_as_eager_numpy(tier):
     graph = f.get_concrete_function(points, centroids).optimized_graph
     assert str(graph).count("short_sum") == 2   # d.sum(axis=1) has 4 entries, (600, 3) 600
     assert optimize(_graph((500, 3, 2), np.float64, axis=2)).eqns[-1].primitive is short_sum_p
+
+
+def test_its_gradient_is_a_sums():
+    import runtime.autodiff  # noqa: F401 - fills the rules of `sum`
+    with GraphBuilder("f") as builder:
+        x = builder.new_input(AbstractValue((6, 2), np.float64), "x")
+        g = builder.new_input(AbstractValue((6,), np.float64), "g")
+        (got,) = primitives.vjp_rules[short_sum_p](g, None, x, axis=1)
+        (want,) = primitives.vjp_rules[sum_p](g, None, x, axis=(1,))
+    graph = builder.build([got, want])
+    assert got.aval.shape == (6, 2) and str(graph).count("broadcast_to") == 2

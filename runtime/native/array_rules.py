@@ -44,6 +44,15 @@ def _deopt(gen, indent, condition):
     gen.emit(indent + "    ", "raise Deopt()")
 
 
+def _deopt_empty(gen, indent, dims):
+    """Deopt where the product of `dims` (loop bounds) is 0; nothing where all are known."""
+    if all(d.isdigit() for d in dims):
+        if 0 in [int(d) for d in dims]:
+            gen.emit(indent, "raise Deopt()")
+        return
+    _deopt(gen, indent, f"{' * '.join(dims)} == 0")
+
+
 def _check_finite(gen, indent, value, aval):
     """Deopt where a float result holds an inf or a NaN (NumPy's warnings decide)."""
     if np.dtype(aval.dtype).kind != "f":
@@ -224,7 +233,7 @@ def _reduction(kind):
         kept = [k for k in range(source.ndim) if k not in axes]
         count = " * ".join([dims[k] for k in axes]) or "1"
         if kind in ("max", "min", "mean"):
-            _deopt(gen, indent, f"{count} == 0")   # NumPy's ValueError, or a NaN and a warning
+            _deopt_empty(gen, indent, [dims[k] for k in axes])   # a ValueError, or a NaN
         if list(axes) == list(range(len(kept), source.ndim)):
             return _inner_reduction(gen, eqn, indent, kind, operand, kept, count, acc_dtype)
         o = gen.namer(out)
@@ -332,7 +341,7 @@ def _arg_reduction(gen, eqn, indent, kind, fused):
     dims, ndim, o = operand.dims, x.aval.ndim, gen.namer(out)
     axes = list(range(ndim)) if axis is None else [normalize_axis(axis, ndim)]
     kept = [k for k in range(ndim) if k not in axes]
-    _deopt(gen, indent, f"{' * '.join(dims[k] for k in axes) or '1'} == 0")  # NumPy's ValueError
+    _deopt_empty(gen, indent, [dims[k] for k in axes])   # NumPy's ValueError
     stored = list(range(ndim)) if keepdims else kept   # the result's axes, by the operand's
     if out.aval.ndim:
         shape = [dims[k] if k in kept else "1" for k in stored]

@@ -66,7 +66,13 @@ def _short_sum_kernel(xp, *, axis):
     return short_sum
 
 
+def _short_sum_vjp(g, out, x, *, axis):
+    """A sum's (the optimized graph is not differentiated; a rule all the same)."""
+    return primitives.vjp_rules[sum_p](g, out, x, axis=(axis,))
+
+
 short_sum_p = primitives.define("short_sum", _short_sum_rule, _short_sum_kernel)
+primitives.vjp_rules[short_sum_p] = _short_sum_vjp
 
 
 def _short(eqn: Eqn) -> int | None:
