@@ -2,7 +2,8 @@
 (`runtime.native.loops.Operand`, `emit.fusion`), and `None` indexes as Numba views,
 against eager NumPy: the same dtypes and shapes, integers and booleans bit for bit,
 floats within the native tier's tolerance (sums in order), NumPy's warnings and
-errors through a deopt. Skipped, with the reason, where Numba is not installed.
+errors through a deopt; and BLAS operands passed as they are where Numba types them
+contiguous (`x.T` of a C array). Skipped, with the reason, where Numba is not installed.
 """
 from __future__ import annotations
 
@@ -114,3 +115,19 @@ def test_none_indexes_of_strided_arrays_are_views_with_numpys_values():
     concrete = f.get_concrete_function(x, v, t)
     assert concrete.tier == "native", concrete.tier_reason
     assert "ascontiguousarray" not in concrete.source
+
+
+def transposed_products(onehot, points, w):
+    return onehot.T @ points, points[::2].T @ onehot[::2], w.T @ w.T
+
+
+def test_a_transposed_blas_operand_is_not_copied():
+    rng = np.random.default_rng(4)
+    onehot = (rng.integers(0, 8, 5000)[:, None] == np.arange(8)).astype(np.float64)
+    points, w = rng.normal(size=(5000, 2)), rng.normal(size=(200, 200))
+    f = ag.convert(transposed_products, tier="native")
+    for want, got in zip(transposed_products(onehot, points, w), f(onehot, points, w)):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+        assert got.dtype == want.dtype and got.shape == want.shape
+    source = f.get_concrete_function(onehot, points, w).source
+    assert "onehot.T" in source and source.count("blas_operand(") == 6

@@ -24,8 +24,8 @@ from ..ops.indexing import Dyn, getitem_p
 from ..ops.creation import full_like_p, ones_like_p, zeros_like_p
 from ..ops.joining import concatenate_p, split_p, stack_p
 from ..ops.linalg import matmul_p
-from ..passes.short_sums import short_sum_p
 from ..ops.reductions import all_p, any_p, argmax_p, argmin_p, max_p, mean_p, min_p, sum_p
+from ..passes.short_sums import short_sum_p
 from .loops import Operand
 from .scalars import ScalarCode, Unsupported, numba_type, operand_type
 
@@ -164,7 +164,7 @@ def _matmul(gen, eqn, indent, fused):
     if dtype.kind == "f" and _large(a.aval.shape, b.aval.shape):
         # BLAS (through SciPy, as Numba calls it), on contiguous copies where needed
         _deopt(gen, indent, f"{B}.shape[0] != {A}.shape[{a.aval.ndim - 1}]")
-        gen.emit(indent, f"{o} = np.dot(np.ascontiguousarray({A}), np.ascontiguousarray({B}))")
+        gen.emit(indent, f"{o} = np.dot(blas_operand({A}), blas_operand({B}))")
         _check_finite(gen, indent, o, out.aval)
         return
     rows = f"{A}.shape[0]" if a.aval.ndim == 2 else "1"
@@ -354,7 +354,8 @@ def _arg_reduction(gen, eqn, indent, kind, fused):
     best, m, q = gen.fresh("b"), gen.fresh("m"), gen.fresh("q")
     gen.emit(inner, f"{best} = 0")
     gen.emit(inner, f"{q} = 0")
-    gen.emit(inner, f"{m} = {operand.load(inner, [i if k in kept else '0' for k, i in enumerate(index)])}")
+    first = [i if k in kept else "0" for k, i in enumerate(index)]
+    gen.emit(inner, f"{m} = {operand.load(inner, first)}")
     body = inner
     for k in axes:
         gen.emit(body, f"for {index[k]} in range({dims[k]}):")

@@ -29,7 +29,7 @@ from ..ir import Graph, Literal
 from ..printing import Namer
 from .scalars import Unsupported, numba_type
 
-RESERVED = {"np", "Deopt", "math"}
+RESERVED = {"np", "Deopt", "math", "blas_operand"}
 
 
 class NativeGen:

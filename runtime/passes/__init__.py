@@ -11,7 +11,7 @@ with its rules in tables keyed by primitive:
 | `cse` | repeated pure equations computed once |
 | `merge_matmuls` | `x @ A + h @ B` (constants `A`, `B`) as one product (floats: opt-in) |
 | `licm` | loop invariants that cannot raise or warn moved out of `while_loop` bodies |
-| `short_sums` | a float `sum` over one axis of 1 to 7 entries as `short_sum`: its slices added, bit for bit |
+| `short_sums` | a float `sum` over one short axis as `short_sum`: its slices added, bit for bit |
 | `prune_dead_code` | (`runtime.effects`) unused equations dropped, every effect kept |
 
 A graph function compiles `optimize(graph)` where `runtime.config.optimize`
