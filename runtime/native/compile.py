@@ -90,8 +90,8 @@ def compile_native(graph, fallback, output_expr, in_worker: bool = False):
 def _in_memory(source, name, graph_name):
     filename = f"<native {graph_name} #{next(_serial)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    from .helpers import blas_operand   # imports Numba: only where a graph compiles
-    namespace = {"np": np, "Deopt": Deopt, "blas_operand": blas_operand}
+    namespace = {}
+    exec(disk_cache.HEADER, namespace)   # as a cached file: np, Deopt, the helpers (Numba)
     exec(compile(source, filename, "exec"), namespace)
     return namespace[name]
 
