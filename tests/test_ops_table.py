@@ -356,6 +356,7 @@ TESTED_ELSEWHERE = {
     "overlap_sources": "tests/test_item_writes.py",
     "scalar": "tests/test_scalar_lowering.py",
     "as_layout": "tests/test_conversions.py",
+    "short_sum": "tests/test_passes_short_sums.py",   # made by a pass, never traced
 }
 
 

@@ -1,8 +1,13 @@
 """Lowerings of array primitives that are not elementwise: basic indexing, `split`,
-`matmul`, and the reductions `sum`, `mean`, `max`, `min` (rows of
-`primitives.native_lowerings`).
+`matmul`, and the reductions `sum`, `mean`, `max`, `min`, `all`, `any`, `argmax`,
+`argmin` and `short_sum` (rows of `primitives.native_lowerings`).
 
-Indexing makes Numba views (the graph never writes a value in place); an index
+A reduction reads its operand through `loops.Operand`: an elementwise producer
+used only by it is computed in its loop nest (no temporary). Over the innermost
+axes it accumulates each result in a machine number, the kept axes outside.
+
+Indexing makes Numba views (`x[:, None]` too: Numba's `None`; the graph never
+writes a value in place); an index
 known only at run time is checked, and one out of bounds deopts to the NumPy
 tier, which raises NumPy's `IndexError`. A float result that is not finite
 deopts too, so NumPy's overflow and invalid-value warnings come from NumPy.
@@ -20,6 +25,8 @@ from ..ops.creation import full_like_p, ones_like_p, zeros_like_p
 from ..ops.joining import concatenate_p, split_p, stack_p
 from ..ops.linalg import matmul_p
 from ..ops.reductions import all_p, any_p, argmax_p, argmin_p, max_p, mean_p, min_p, sum_p
+from ..passes.short_sums import short_sum_p
+from .loops import Operand
 from .scalars import ScalarCode, Unsupported, numba_type, operand_type
 
 
@@ -35,6 +42,15 @@ class ArrayLowering:
 def _deopt(gen, indent, condition):
     gen.emit(indent, f"if {condition}:")
     gen.emit(indent + "    ", "raise Deopt()")
+
+
+def _deopt_empty(gen, indent, dims):
+    """Deopt where the product of `dims` (loop bounds) is 0; nothing where all are known."""
+    if all(d.isdigit() for d in dims):
+        if 0 in [int(d) for d in dims]:
+            gen.emit(indent, "raise Deopt()")
+        return
+    _deopt(gen, indent, f"{' * '.join(dims)} == 0")
 
 
 def _check_finite(gen, indent, value, aval):
@@ -65,9 +81,11 @@ def _getitem(gen, eqn, indent, fused):
         index[at:at + 1] = [slice(None)] * (x.aval.ndim - real)
     new_axes = [k for k, e in enumerate(e for e in index if not isinstance(e, (int, Dyn)))
                 if e is None]   # positions of None among the result's dimensions
-    index = [e for e in index if e is not None]
-    parts, dim = [], 0
+    parts, dim, with_new = [], 0, []   # with_new: `parts` and a None for each new axis
     for entry in index:
+        if entry is None:
+            with_new.append("None")
+            continue
         size = x.aval.shape[dim]
         n = str(size) if size is not None else f"{gen.ref(x)}.shape[{dim}]"
         if isinstance(entry, slice):
@@ -93,10 +111,14 @@ def _getitem(gen, eqn, indent, fused):
                 parts[-1] = f"{n} + ({entry})"
         else:
             raise Unsupported(f"an index entry {entry!r}")
+        with_new.append(parts[-1])
         dim += 1
     out = eqn.outputs[0]
     if not new_axes:
         gen.emit(indent, f"{gen.namer(out)} = {gen.ref(x)}[{', '.join(parts) or '()'}]")
+        return
+    if len(new_axes) < out.aval.ndim:   # a view with new axes (Numba's `None`), no copy
+        gen.emit(indent, f"{gen.namer(out)} = {gen.ref(x)}[{', '.join(with_new)}]")
         return
     picked = gen.fresh("p")
     gen.emit(indent, f"{picked} = {gen.ref(x)}[{', '.join(parts) or '()'}]")
@@ -142,7 +164,7 @@ def _matmul(gen, eqn, indent, fused):
     if dtype.kind == "f" and _large(a.aval.shape, b.aval.shape):
         # BLAS (through SciPy, as Numba calls it), on contiguous copies where needed
         _deopt(gen, indent, f"{B}.shape[0] != {A}.shape[{a.aval.ndim - 1}]")
-        gen.emit(indent, f"{o} = np.dot(np.ascontiguousarray({A}), np.ascontiguousarray({B}))")
+        gen.emit(indent, f"{o} = np.dot(blas_operand({A}), blas_operand({B}))")
         _check_finite(gen, indent, o, out.aval)
         return
     rows = f"{A}.shape[0]" if a.aval.ndim == 2 else "1"
@@ -178,11 +200,18 @@ def _large(a_shape, b_shape) -> bool:
 
 
 # -- reductions ------------------------------------------------------------------------
+class Reduction(ArrayLowering):
+    """A reduction's lowering: its operand is read through `loops.Operand`, so an
+    elementwise producer used only by it is computed inside its loop nest."""
+
+    fuses_operand = True
+
+
 def _reduction(kind):
     def emit(gen, eqn, indent, fused):
         (x,) = eqn.inputs
         if kind in ("argmax", "argmin"):
-            return _arg_reduction(gen, eqn, indent, kind)
+            return _arg_reduction(gen, eqn, indent, kind, fused)
         params = dict(eqn.params)
         if params.pop("dtype", None) is not None or params.pop("ddof", 0):
             raise Unsupported(f"{kind}(..., dtype=...)")
@@ -199,12 +228,14 @@ def _reduction(kind):
                 source.dtype).kind != "f" else acc_dtype
         if np.dtype(source.dtype).kind not in "biuf" or acc_dtype.kind not in "biuf":
             raise Unsupported(f"{kind} of {source.dtype}")
-        X = gen.ref(x)
-        dims = [f"{X}.shape[{k}]" for k in range(source.ndim)]
+        operand = Operand(gen, indent, x, fused)
+        dims = operand.dims
         kept = [k for k in range(source.ndim) if k not in axes]
         count = " * ".join([dims[k] for k in axes]) or "1"
         if kind in ("max", "min", "mean"):
-            _deopt(gen, indent, f"{count} == 0")   # NumPy's ValueError, or a NaN and a warning
+            _deopt_empty(gen, indent, [dims[k] for k in axes])   # a ValueError, or a NaN
+        if list(axes) == list(range(len(kept), source.ndim)):
+            return _inner_reduction(gen, eqn, indent, kind, operand, kept, count, acc_dtype)
         o = gen.namer(out)
         acc = f"{o}_a"
         cast = numba_type(acc_dtype)
@@ -219,21 +250,7 @@ def _reduction(kind):
             inner += "    "
         first = " and ".join(f"{index[k]} == 0" for k in axes) or "True"
         slot = f"{acc}[{', '.join(index[k] for k in kept)}]" if kept else acc
-        element = f"{cast}({X}[{', '.join(index)}])"
-        if kind in ("sum", "mean"):
-            gen.emit(inner, f"{slot} += {element}")
-        elif kind in ("all", "any"):
-            gen.emit(inner, f"if {first}:")
-            gen.emit(inner + "    ", f"{slot} = {kind == 'all'}")
-            op = "and" if kind == "all" else "or"
-            gen.emit(inner, f"{slot} = {slot} {op} ({X}[{', '.join(index)}] != 0)")
-        else:
-            better = ">" if kind == "max" else "<"
-            e = gen.fresh("e")
-            gen.emit(inner, f"{e} = {element}")
-            gen.emit(inner, f"if {first} or ({slot} == {slot} and "
-                            f"({e} != {e} or {e} {better} {slot})):")
-            gen.emit(inner + "    ", f"{slot} = {e}")
+        _accumulate(gen, inner, kind, slot, operand.load(inner, index), cast, first)
         result = acc
         if kind == "mean":
             result = f"{result} / ({count})"
@@ -242,7 +259,12 @@ def _reduction(kind):
             gen.emit(indent, f"{o} = {final}({result})")
         else:
             ones = "(" + "1, " * source.ndim + ")"
-            value = f"({result}).astype({final})" if kept else f"np.full({ones}, {final}({result}))"
+            if not kept:
+                value = f"np.full({ones}, {final}({result}))"
+            elif kind != "mean" and acc_dtype == np.dtype(out.aval.dtype):
+                value = result   # the accumulator is the result
+            else:
+                value = f"({result}).astype({final})"
             gen.emit(indent, f"{o} = {value}")
             if keepdims and kept:
                 shape = [dims[k] if k in kept else "1" for k in range(source.ndim)]
@@ -251,44 +273,105 @@ def _reduction(kind):
     return emit
 
 
-def _arg_reduction(gen, eqn, indent, kind):
-    """`argmax`/`argmin` over all axes or one: the first extreme, or the first NaN."""
+def _accumulate(gen, inner, kind, slot, element, cast, first):
+    """Emits, at `inner`, the update of `slot` with `element` (`first`: the first one)."""
+    if kind in ("sum", "mean"):
+        gen.emit(inner, f"{slot} += {cast}({element})")
+    elif kind in ("all", "any"):
+        gen.emit(inner, f"if {first}:")
+        gen.emit(inner + "    ", f"{slot} = {kind == 'all'}")
+        op = "and" if kind == "all" else "or"
+        gen.emit(inner, f"{slot} = {slot} {op} ({element} != 0)")
+    else:
+        better = ">" if kind == "max" else "<"
+        e = gen.fresh("e")
+        gen.emit(inner, f"{e} = {cast}({element})")
+        gen.emit(inner, f"if {first} or ({slot} == {slot} and "
+                        f"({e} != {e} or {e} {better} {slot})):")
+        gen.emit(inner + "    ", f"{slot} = {e}")
+
+
+def _inner_reduction(gen, eqn, indent, kind, operand, kept, count, acc_dtype):
+    """A reduction over the innermost axes: a loop over the kept ones outside, a
+    machine-number accumulator per result element inside (the same order of sums)."""
+    out = eqn.outputs[0]
+    keepdims = eqn.params.get("keepdims", False)
+    ndim = len(operand.dims)
+    dims = operand.dims
+    o = gen.namer(out)
+    cast, final = numba_type(acc_dtype), numba_type(out.aval.dtype)
+    index = [gen.fresh("i") for _ in range(ndim)]
+    stored = [k for k in range(ndim) if k in kept or keepdims]
+    if stored:
+        shape = [dims[k] if k in kept else "1" for k in stored]
+        gen.emit(indent, f"{o} = np.empty(({''.join(d + ', ' for d in shape)}), {final})")
+    inner = indent
+    for k in kept:
+        gen.emit(inner, f"for {index[k]} in range({dims[k]}):")
+        inner += "    "
+    acc = gen.fresh("s")
+    gen.emit(inner, f"{acc} = {'True' if kind == 'all' else f'{cast}(0)'}")
+    body = inner
+    for k in range(len(kept), ndim):
+        gen.emit(body, f"for {index[k]} in range({dims[k]}):")
+        body += "    "
+    first = " and ".join(f"{index[k]} == 0" for k in range(len(kept), ndim)) or "True"
+    _accumulate(gen, body, kind, acc, operand.load(body, index), cast, first)
+    value = gen.fresh("v")
+    gen.emit(inner, f"{value} = {final}({acc} / ({count}))" if kind == "mean"
+             else f"{value} = {final}({acc})")
+    if np.dtype(out.aval.dtype).kind == "f":
+        _deopt(gen, inner, f"{value} - {value} != 0")
+    if stored:
+        gen.emit(inner, f"{o}[{', '.join(index[k] if k in kept else '0' for k in stored)}] = "
+                        f"{value}")
+    else:
+        gen.emit(inner, f"{o} = {value}")
+
+
+def _arg_reduction(gen, eqn, indent, kind, fused):
+    """`argmax`/`argmin` over all axes or one: the first extreme, or the first NaN, in
+    one loop nest over the operand (the axis innermost; a deferred producer fused)."""
     (x,) = eqn.inputs
     out = eqn.outputs[0]
     axis, keepdims = eqn.params.get("axis"), eqn.params.get("keepdims", False)
     if np.dtype(x.aval.dtype).kind not in "biuf":
         raise Unsupported(f"{kind} of {x.aval.dtype}")
-    X, o = gen.ref(x), gen.namer(out)
-    flat = gen.fresh("f")
-    if axis is None:
-        gen.emit(indent, f"{flat} = np.ascontiguousarray({X}).ravel()")
-        rows, length, at = "1", f"{flat}.shape[0]", lambda r, q: f"{flat}[{q}]"
-    else:
-        axis = normalize_axis(axis, x.aval.ndim)
-        order = [k for k in range(x.aval.ndim) if k != axis] + [axis]
-        gen.emit(indent, f"{flat} = np.ascontiguousarray(np.transpose({X}, "
-                         f"({''.join(f'{k}, ' for k in order)}))).reshape((-1, {X}.shape[{axis}]))")
-        rows, length, at = f"{flat}.shape[0]", f"{flat}.shape[1]", lambda r, q: f"{flat}[{r}, {q}]"
-    _deopt(gen, indent, f"{length} == 0")   # NumPy's ValueError
-    best = gen.fresh("b")
-    gen.emit(indent, f"{best} = np.empty({rows}, np.int64)")
-    r, q, e, m = gen.fresh("r"), gen.fresh("q"), gen.fresh("e"), gen.fresh("m")
+    operand = Operand(gen, indent, x, fused)
+    dims, ndim, o = operand.dims, x.aval.ndim, gen.namer(out)
+    axes = list(range(ndim)) if axis is None else [normalize_axis(axis, ndim)]
+    kept = [k for k in range(ndim) if k not in axes]
+    _deopt_empty(gen, indent, [dims[k] for k in axes])   # NumPy's ValueError
+    stored = list(range(ndim)) if keepdims else kept   # the result's axes, by the operand's
+    if out.aval.ndim:
+        shape = [dims[k] if k in kept else "1" for k in stored]
+        gen.emit(indent, f"{o} = np.empty(({''.join(d + ', ' for d in shape)}), np.int64)")
+    index = [gen.fresh("i") for _ in range(ndim)]
+    inner = indent
+    for k in kept:
+        gen.emit(inner, f"for {index[k]} in range({dims[k]}):")
+        inner += "    "
+    best, m, q = gen.fresh("b"), gen.fresh("m"), gen.fresh("q")
+    gen.emit(inner, f"{best} = 0")
+    gen.emit(inner, f"{q} = 0")
+    first = [i if k in kept else "0" for k, i in enumerate(index)]
+    gen.emit(inner, f"{m} = {operand.load(inner, first)}")
+    body = inner
+    for k in axes:
+        gen.emit(body, f"for {index[k]} in range({dims[k]}):")
+        body += "    "
+    e = gen.fresh("e")
+    gen.emit(body, f"{e} = {operand.load(body, index)}")
     better = ">" if kind == "argmax" else "<"
-    gen.emit(indent, f"for {r} in range({rows}):")
-    inner = indent + "    "
-    gen.emit(inner, f"{best}[{r}] = 0")
-    gen.emit(inner, f"{m} = {at(r, 0)}")
-    gen.emit(inner, f"for {q} in range(1, {length}):")
-    gen.emit(inner + "    ", f"{e} = {at(r, q)}")
-    gen.emit(inner + "    ", f"if {m} == {m} and ({e} != {e} or {e} {better} {m}):")
-    gen.emit(inner + "        ", f"{m} = {e}")
-    gen.emit(inner + "        ", f"{best}[{r}] = {q}")
+    gen.emit(body, f"if {m} == {m} and ({e} != {e} or {e} {better} {m}):")
+    gen.emit(body + "    ", f"{m} = {e}")
+    gen.emit(body + "    ", f"{best} = {q}")
+    gen.emit(body, f"{q} += 1")
     if out.aval.ndim == 0:
-        gen.emit(indent, f"{o} = {best}[0]")
+        gen.emit(inner, f"{o} = np.int64({best})")
     else:
-        dims = [f"{X}.shape[{k}]" if k != axis else "1" for k in range(x.aval.ndim)
-                if k != axis or keepdims] if axis is not None else ["1"] * out.aval.ndim
-        gen.emit(indent, f"{o} = {best}.reshape(({''.join(d + ', ' for d in dims)}))")
+        at = [index[k] if k in kept else "0" for k in stored]
+        gen.emit(inner, f"{o}[{', '.join(at)}] = {best}")
 
 
 def _join(stack):
@@ -339,4 +422,5 @@ primitives.native_lowerings[split_p] = ArrayLowering(_split)
 primitives.native_lowerings[matmul_p] = ArrayLowering(_matmul)
 for _p, _kind in ((sum_p, "sum"), (mean_p, "mean"), (max_p, "max"), (min_p, "min"),
                   (all_p, "all"), (any_p, "any"), (argmax_p, "argmax"), (argmin_p, "argmin")):
-    primitives.native_lowerings[_p] = ArrayLowering(_reduction(_kind))
+    primitives.native_lowerings[_p] = Reduction(_reduction(_kind))
+primitives.native_lowerings[short_sum_p] = Reduction(_reduction("sum"))   # sums in order

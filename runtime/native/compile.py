@@ -90,7 +90,8 @@ def compile_native(graph, fallback, output_expr, in_worker: bool = False):
 def _in_memory(source, name, graph_name):
     filename = f"<native {graph_name} #{next(_serial)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {"np": np, "Deopt": Deopt}
+    namespace = {}
+    exec(disk_cache.HEADER, namespace)   # as a cached file: np, Deopt, the helpers (Numba)
     exec(compile(source, filename, "exec"), namespace)
     return namespace[name]
 

@@ -21,7 +21,8 @@ import numpy as np
 
 from .. import config
 
-HEADER = "import numpy as np\nfrom runtime.native.compile import Deopt\n\n\n"
+HEADER = ("import numpy as np\nfrom runtime.native.compile import Deopt\n"
+          "from runtime.native.helpers import blas_operand\n\n\n")
 
 
 def cache_key(source: str, numba_version: str) -> str:

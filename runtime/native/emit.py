@@ -12,7 +12,9 @@
 Scalars (0-d values) are machine numbers of their dtype; an elementwise equation
 on arrays whose result only one elementwise equation of the same shape uses is
 not stored: the two are one loop (`fusion`), so a chain like
-`1 / (1 + np.exp(-x))` makes one loop and one array. Each primitive's lowering is
+`1 / (1 + np.exp(-x))` makes one loop and one array. A reduction (`sum`, `argmin`,
+...) computes its deferred operand's elements in its own loop nest the same way
+(`loops.Operand`), so `((a - b) ** 2).sum(axis=2)` stores no `a - b`. Each primitive's lowering is
 a row of `primitives.native_lowerings`; an equation without one makes the graph
 `Unsupported` (it runs on the NumPy tier, and the reason is shown).
 """
@@ -27,7 +29,7 @@ from ..ir import Graph, Literal
 from ..printing import Namer
 from .scalars import Unsupported, numba_type
 
-RESERVED = {"np", "Deopt", "math"}
+RESERVED = {"np", "Deopt", "math", "blas_operand"}
 
 
 class NativeGen:
@@ -115,7 +117,9 @@ class Fusion:
 
 def fusion(graph: Graph) -> Fusion:
     """Defers an elementwise equation on arrays whose one use is an elementwise equation
-    of the same shape in the same block (not an output, not read by a subgraph)."""
+    of the same shape, or a lowering that reads its operand through `loops.Operand`
+    (`fuses_operand`: the reductions), in the same block (not an output, not read by
+    a subgraph)."""
     out = Fusion()
     uses: dict[int, list] = {}
     for eqn in graph.eqns:
@@ -132,9 +136,11 @@ def fusion(graph: Graph) -> Fusion:
         if var.aval.ndim == 0 or var.id in outputs or len(users) != 1:
             continue
         user = users[0]
-        if getattr(primitives.native_lowerings.get(user.primitive), "elementwise", False) \
-                and user.outputs[0].aval.shape == var.aval.shape \
-                and sum(a is var for a in user.inputs) == 1:
+        consumer = primitives.native_lowerings.get(user.primitive)
+        if sum(a is var for a in user.inputs) != 1:
+            continue
+        if getattr(consumer, "elementwise", False) and user.outputs[0].aval.shape == \
+                var.aval.shape or getattr(consumer, "fuses_operand", False):
             out.deferred.add(id(eqn))
             out.producer[var.id] = eqn
     return out

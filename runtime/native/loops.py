@@ -63,12 +63,7 @@ def _emit_loop(gen, eqn, indent, fused):
     out = eqn.outputs[0]
     shape = out.aval.shape
     tree = _tree(eqn, fused)
-    made = {e.outputs[0].id for e in tree}
-    leaves = {}
-    for e in tree:
-        for atom in e.inputs:
-            if not isinstance(atom, Literal) and atom.aval.ndim and atom.id not in made:
-                leaves.setdefault(atom.id, atom)
+    leaves = _leaves(tree)
     dims = _loop_dims(gen, shape, leaves.values())
     for leaf in leaves.values():
         _check_leaf(gen, indent, leaf, shape, dims)
@@ -80,6 +75,23 @@ def _emit_loop(gen, eqn, indent, fused):
     for i, d in zip(index, dims):
         gen.emit(inner, f"for {i} in range({d}):")
         inner += "    "
+    result = _tree_element(gen, inner, tree, leaves, shape, index)
+    gen.emit(inner, f"{target}[{', '.join(index)}] = {result}")
+
+
+def _leaves(tree) -> dict:
+    """The array operands `tree` reads from memory (not made inside it), by Var id."""
+    made = {e.outputs[0].id for e in tree}
+    leaves = {}
+    for e in tree:
+        for atom in e.inputs:
+            if not isinstance(atom, Literal) and atom.aval.ndim and atom.id not in made:
+                leaves.setdefault(atom.id, atom)
+    return leaves
+
+
+def _tree_element(gen, inner, tree, leaves, shape, index) -> str:
+    """Emits, at `inner`, the element of `tree`'s root at `index` (a loop over `shape`)."""
     code = ScalarCode(gen, inner)
     names = {}
     for leaf in leaves.values():
@@ -88,8 +100,39 @@ def _emit_loop(gen, eqn, indent, fused):
     for e in tree:
         refs = [names.get(getattr(a, "id", None)) or gen.ref(a) for a in e.inputs]
         names[e.outputs[0].id] = named(code, _lowering(e).element(code, e, refs))
-    result = names[out.id]
-    gen.emit(inner, f"{target}[{', '.join(index)}] = {result}")
+    return names[tree[-1].outputs[0].id]
+
+
+class Operand:
+    """An array operand of a loop nest that a non-elementwise lowering writes (a
+    reduction): read from memory, or, where its producer is deferred (`emit.fusion`),
+    computed element by element inside the loop, so that `((a - b) ** 2).sum(axis=2)`
+    is one loop nest and no temporary.
+
+    `dims`: the loop bounds (a known dimension as a number); `load(indent, index)`
+    emits what the element at `index` takes and returns its name or expression."""
+
+    def __init__(self, gen, indent, atom, fused):
+        self.gen, self.atom = gen, atom
+        producer = fused.producer.get(atom.id)
+        shape = atom.aval.shape
+        if producer is None:
+            self.tree = None
+            name = gen.ref(atom)
+            self.dims = [str(d) if d is not None else f"{name}.shape[{k}]"
+                         for k, d in enumerate(shape)]
+            return
+        self.tree = _tree(producer, fused)
+        self.leaves = _leaves(self.tree)
+        self.dims = _loop_dims(gen, shape, self.leaves.values())
+        for leaf in self.leaves.values():
+            _check_leaf(gen, indent, leaf, shape, self.dims)
+
+    def load(self, indent, index) -> str:
+        if self.tree is None:
+            return f"{self.gen.ref(self.atom)}[{', '.join(index)}]"
+        return _tree_element(self.gen, indent, self.tree, self.leaves, self.atom.aval.shape,
+                             index)
 
 
 def _lowering(eqn):

@@ -136,8 +136,11 @@ class ScalarCode:
         operands = [x for x in operands if not is_literal(x)]   # finite, not NaN
         finite = " and ".join(f"({x} - {x} == 0)" for x in operands) or "True"
         not_nan = " and ".join(f"({x} == {x})" for x in operands) or "True"
-        self.deopt_if(f"({result} != {result} and {not_nan}) or "
-                      f"({result} - {result} != 0 and {result} == {result} and {finite})")
+        # one test where the result is finite (the common case); the operands' after
+        self.stmt(f"if {result} - {result} != 0:")
+        self.gen.emit(self.indent + "    ", f"if ({result} != {result} and {not_nan}) or "
+                                           f"({result} == {result} and {finite}):")
+        self.gen.emit(self.indent + "        ", "raise Deopt()")
 
 
 _LITERAL = re.compile(r"^(np\.\w+\()?-?(\d[\d.e+-]*|True|False)\)?$")

@@ -70,6 +70,9 @@ def _transpose(gen, eqn, indent, fused):
     axes = eqn.params["axes"]
     axes = tuple(reversed(range(x.aval.ndim))) if axes is None else tuple(
         a % x.aval.ndim for a in axes)
+    if axes == (1, 0):   # `.T`: Numba types the transpose of a C array as F, which BLAS reads
+        gen.emit(indent, f"{gen.namer(eqn.outputs[0])} = {gen.ref(x)}.T")
+        return
     gen.emit(indent, f"{gen.namer(eqn.outputs[0])} = np.transpose({gen.ref(x)}, {_tuple(axes)})")
 
 

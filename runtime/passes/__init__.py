@@ -11,6 +11,7 @@ with its rules in tables keyed by primitive:
 | `cse` | repeated pure equations computed once |
 | `merge_matmuls` | `x @ A + h @ B` (constants `A`, `B`) as one product (floats: opt-in) |
 | `licm` | loop invariants that cannot raise or warn moved out of `while_loop` bodies |
+| `short_sums` | a float `sum` over one short axis as `short_sum`: its slices added, bit for bit |
 | `prune_dead_code` | (`runtime.effects`) unused equations dropped, every effect kept |
 | `scalar_lowering` | (not in `PIPELINE`: the NumPy tier's code only) a loop's int64 and float64 scalars as Python numbers |
 
@@ -30,6 +31,7 @@ from .constant_folding import constant_folding
 from .cse import cse
 from .licm import licm
 from .merge_matmuls import merge_matmuls
+from .short_sums import short_sums
 from .simplify import simplify
 
 PIPELINE = (
@@ -38,6 +40,7 @@ PIPELINE = (
     cse,
     merge_matmuls,     # after cse: a product it merged away is read once
     licm,              # after cse: one copy of an invariant to hoist
+    short_sums,        # after licm, whose tables know `sum`
     prune_dead_code,   # last: the passes above leave the equations they replaced unused
 )
 
