@@ -12,7 +12,9 @@ described in the project's API document and the README.
 from runtime import source as _source
 from runtime.errors import AutographError, PathTypeError, TracingError
 from runtime.ops.introspection import dynamic_shape as shape
+from runtime.ops.random import FrozenRandomWarning
 from runtime.ops.py_function import py_function
+from runtime.serialization import SerializationError
 from runtime.variables import Variable
 
 from .checkpoint import Checkpoint, CheckpointMismatchError
@@ -21,10 +23,12 @@ from .conversion import convert_callee as _convert_callee
 from .conversion import to_code
 from .convert import convert
 from .device import device
+from .eager_mode import functions_run_eagerly, run_functions_eagerly
 from .function import ConcreteFunction, GraphFunction, RetracingWarning
 from .gradients import grad, value_and_grad
 from .operators import calls as _calls
 from .operators.calls import do_not_convert
+from .operators.loops import UnrolledLoopWarning
 from .pyct import errors as _errors
 from .pyct import source_map as _source_map
 from .pyct.errors import ConversionError
@@ -32,6 +36,7 @@ from .saved_files import LoadError
 from .saving import LoadedFunction, load, save
 from .specs import TensorSpec
 from .tiers import set_tier
+from .version import __version__
 
 # What the converter owns, tied into the runtime (which knows nothing of it):
 # its error becomes an AutographError, its folder is library code, its source
@@ -47,5 +52,6 @@ __all__ = [
     "GraphFunction", "RetracingWarning", "TensorSpec", "PathTypeError", "TracingError", "convert", "device",
     "do_not_convert", "py_function", "shape", "to_code", "grad", "value_and_grad", "Variable",
     "save", "load", "LoadedFunction", "LoadError", "Checkpoint", "CheckpointMismatchError",
-    "set_tier",
+    "set_tier", "__version__", "UnrolledLoopWarning", "FrozenRandomWarning",
+    "SerializationError", "run_functions_eagerly", "functions_run_eagerly",
 ]

@@ -23,6 +23,7 @@ from runtime.native import unsupported_reason
 from runtime.errors import AutographError
 
 from .call_marks import mark_calls
+from .version import __version__
 from .conversion import check_convertible, source_function, to_code, transformed
 from .function import GraphFunction
 from .pipeline import PIPELINE
@@ -68,6 +69,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser():
     parser = _Parser(prog="agc", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"agc {__version__}")
     parser.add_argument("target", metavar="FILE.py::FUNC")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--graph", nargs="*", metavar="SPEC", help="print the traced graph")

@@ -40,6 +40,7 @@ from .conversion import check_convertible
 from .concrete import ConcreteFunction
 from .device import current_device
 from .device import state as device_state
+from .eager_mode import setting as eager_mode
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
 from .fast_path import NUMPY_SCALAR, call_key, prepare
 from .signature import CallSignature, flatten_call, param_specs_of
@@ -64,11 +65,14 @@ class GraphFunction:
     """A Python function that runs as a graph: traced once per input signature."""
 
     def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False,
-                 tier=None, _share_key=None):
+                 tier=None, _share_key=None, _eager=True):
         check_convertible(fn)
         self.tier = check_tier(tier)
         _take_names(self, fn)
         self.python_function = fn
+        # what runs under ag.run_functions_eagerly(True): the unconverted function (None:
+        # a gradient, which needs its graph)
+        self._eager = (getattr(fn, "_ag_eager", fn) if _eager else None)
         self.input_signature = None if input_signature is None else tuple(input_signature)
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
@@ -101,6 +105,8 @@ class GraphFunction:
 
     # -- calls -------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if eager_mode.on and self._eager is not None and not _tracing.builders:
+            return self._eager(*args, **kwargs)   # ag.run_functions_eagerly(True)
         # The short path: outside tracing, a call whose raw key (`fast_path.call_key`:
         # arrays' dtypes and shapes, Python values, keywords) the full path has seen
         # runs its graph after one dict lookup.
@@ -409,6 +415,13 @@ def _weak_method(function, ref, conversion: ConvertedAhead):
         if instance is None:
             raise ReferenceError(f"the object of method {function.__qualname__} was deleted")
         return conversion.target()(instance, *args, **kwargs)
+
+    def eager(*args, **kwargs):   # unconverted, for ag.run_functions_eagerly
+        instance = ref()
+        if instance is None:
+            raise ReferenceError(f"the object of method {function.__qualname__} was deleted")
+        return function(instance, *args, **kwargs)
     method.__signature__ = signature.replace(parameters=params)
     method._ag_method = True
+    method._ag_eager = eager
     return method

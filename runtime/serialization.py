@@ -36,12 +36,13 @@ import numpy as np
 
 from . import primitives
 from .abstract import PYTHON_DTYPES, AbstractValue, ResourceType
+from .errors import AutographError
 from .ir import Eqn, Graph, Literal, SourceInfo, Var
 from .ops.indexing import Dyn
 from .tree import TreeDef
 
 
-class SerializationError(ValueError):
+class SerializationError(AutographError, ValueError):
     """A graph holds something that cannot be written (or read) as data."""
 
 
