@@ -36,6 +36,7 @@ from .saved_files import LoadError
 from .saving import LoadedFunction, load, save
 from .specs import TensorSpec
 from .tiers import set_tier
+from .trace_log import set_verbosity
 from .version import __version__
 
 # What the converter owns, tied into the runtime (which knows nothing of it):
@@ -53,5 +54,5 @@ __all__ = [
     "do_not_convert", "py_function", "shape", "to_code", "grad", "value_and_grad", "Variable",
     "save", "load", "LoadedFunction", "LoadError", "Checkpoint", "CheckpointMismatchError",
     "set_tier", "__version__", "UnrolledLoopWarning", "FrozenRandomWarning",
-    "SerializationError", "run_functions_eagerly", "functions_run_eagerly",
+    "SerializationError", "run_functions_eagerly", "functions_run_eagerly", "set_verbosity",
 ]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import time
 import types
 import warnings
 import weakref
@@ -31,7 +32,7 @@ import numpy as np
 
 from runtime.source import user_stacklevel
 
-from . import operators
+from . import operators, trace_log
 from .operators.calls import is_do_not_convert
 from .converters._blocks import contains
 from .converters.context import Context
@@ -172,9 +173,12 @@ def _conversion(fn):
     """The code of the factory that makes `fn` converted (converted once per code object)."""
     factory_code = _by_code.get(fn.__code__)
     if factory_code is None:
+        start = time.perf_counter()
         node = transformed(fn)
         origin = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
         factory_code = _by_code[fn.__code__] = loader.load(node, fn, origin)[0]
+        trace_log.converted(fn.__qualname__, origin, time.perf_counter() - start,
+                            lambda: loader.to_source(node))
     return factory_code
 
 

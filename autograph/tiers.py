@@ -39,6 +39,8 @@ import time
 
 import numpy as np
 
+from . import trace_log
+
 TIERS = ("numpy", "native", "auto")
 
 
@@ -106,6 +108,7 @@ class Tiering:
         self.counting = mode == "auto" and self.reason.startswith("not hot")
 
     def _compile_now(self):
+        start = time.perf_counter()
         try:
             native = self._compile_native()
         except Exception as error:  # Unsupported, NativeUnavailable, a Numba error
@@ -113,6 +116,7 @@ class Tiering:
             return None
         self._concrete._fn = native
         self.tier, self.reason = "native", None
+        trace_log.compiled(self._concrete.name, time.perf_counter() - start, "runs native")
         return native
 
     def count(self, inputs) -> None:
@@ -140,11 +144,13 @@ class Tiering:
 
     def _compile_and_choose(self, sample):
         numpy_fn = self._concrete._numpy_fn
+        start = time.perf_counter()
         try:
             native = self._compile_native(in_worker=True)
         except Exception as error:  # noqa: BLE001 - the graph stays on the NumPy tier
             self.reason = _why(error)
             return
+        seconds = time.perf_counter() - start
         try:
             native_time = _median_time(native, sample)
             numpy_time = _median_time(numpy_fn, sample)
@@ -157,6 +163,9 @@ class Tiering:
         else:
             self.reason = (f"measured faster on the NumPy tier ({numpy_time * 1e6:.1f} µs "
                            f"against {native_time * 1e6:.1f} µs native)")
+        trace_log.compiled(self._concrete.name, seconds, self.reason or (
+            f"runs native ({native_time * 1e6:.1f} µs against {numpy_time * 1e6:.1f} µs "
+            f"on the NumPy tier)"))
 
 
 # Hot graphs compile one at a time, in order, on one background thread (each compile

@@ -1,11 +1,13 @@
 """The trace log: what graph functions trace, and why, on `logging.getLogger("autograph")`.
 
-Every record is INFO: a trace (the function, its trace count, the signature
-it traced for and why: a new function, or which argument changed since the
-previous trace, in `describe_changes`'s words), a relaxed trace abandoned for
-exact per-shape traces (`reduce_retracing`), and a graph evicted from a full
-cache. Nothing is formatted unless the logger is enabled for INFO. Turn it on
-with the `logging` module:
+Every record is INFO, but a converted source (DEBUG): a conversion and its
+time, a trace (the function, its trace count, the signature it traced for and
+why: a new function, or which argument changed since the previous trace, in
+`describe_changes`'s words), a relaxed trace abandoned for exact per-shape
+traces (`reduce_retracing`), a graph evicted from a full cache, a native
+compile and its time, and a Python loop still unrolling while it traces.
+Nothing is formatted unless the logger is enabled for it. Turn it on with
+`set_verbosity` (`ag.set_verbosity`, `AUTOGRAPH_VERBOSITY`) or with the `logging` module:
 
 >>> import logging, sys
 >>> import numpy as np
@@ -13,7 +15,8 @@ with the `logging` module:
 >>> handler = logging.StreamHandler(sys.stdout)
 >>> logging.getLogger("autograph").addHandler(handler)
 >>> logging.getLogger("autograph").setLevel(logging.INFO)
->>> f = ag.convert(lambda x, n: x * n)
+>>> f = ag.convert(lambda x, n: x * n)  # doctest: +ELLIPSIS
+autograph: converted <lambda> (...) in ... ms
 >>> _ = f(np.ones(3, np.float32), 2)
 autograph: traced <lambda> (trace 1) for (x: float32[3], n=2) on cpu: a new function
 >>> _ = f(np.ones(4, np.float32), 2)
@@ -25,12 +28,56 @@ autograph: traced <lambda> (trace 2) for (x: float32[4], n=2) on cpu:
 from __future__ import annotations
 
 import logging
+import os
+import sys
 
 from runtime.tree import leaf_paths
 
 from .cache_keys import ObjectKey, PyKey, Structure, is_array_key
 
 logger = logging.getLogger("autograph")
+_handler: list = []   # the stderr handler `set_verbosity` added, if it did
+
+
+def set_verbosity(level: int) -> None:
+    """How much the `autograph` logger tells (`ag.set_verbosity`; `AUTOGRAPH_VERBOSITY`):
+    0 nothing; 1 each conversion, trace (its signature and why), native compile and its
+    time, and a Python loop still unrolling while it traces (every 1,000 trips); 2 also
+    the converted source of each function. Where neither the logger nor the root logger
+    has a handler, records go to stderr."""
+    level = int(level)
+    if level < 0:
+        raise ValueError(f"a verbosity is 0 or more, got {level}")
+    logger.setLevel(logging.WARNING if level == 0 else logging.INFO if level == 1
+                    else logging.DEBUG)
+    if level and not _handler and not logger.handlers and not logging.getLogger().handlers:
+        _handler.append(logging.StreamHandler(sys.stderr))
+        _handler[0].setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(_handler[0])
+
+
+def converted(function: str, origin: str, seconds: float, source) -> None:
+    """Records the conversion of `function` (at `origin`), and at level 2 its source
+    (`source()` makes it)."""
+    if logger.isEnabledFor(logging.INFO):
+        logger.info("autograph: converted %s (%s) in %.1f ms", function, origin,
+                    seconds * 1e3)
+    if logger.isEnabledFor(logging.DEBUG):
+        logger.debug("autograph: the converted source of %s:\n%s", function, source())
+
+
+def compiled(graph: str, seconds: float, outcome: str) -> None:
+    """Records a native compile of `graph` and what the tier chose."""
+    if logger.isEnabledFor(logging.INFO):
+        logger.info("autograph: compiled graph %s to machine code in %.2f s: %s",
+                    graph, seconds, outcome)
+
+
+def unrolling(where: str, count: int) -> None:
+    """Records a Python loop that has run `count` trips while tracing, and goes on."""
+    if logger.isEnabledFor(logging.INFO):
+        logger.info("autograph: still tracing: a Python loop%s has run %d trips so far, "
+                    "each a copy of its body in the graph", where, count)
 
 
 def traced(function: str, count: int, trees: Structure, keys, device: str, why: str) -> None:
@@ -68,3 +115,7 @@ def signature_text(trees: Structure, keys) -> str:
         elif isinstance(key, ObjectKey):
             parts.append(f"{label}=<{key.type.__name__}>")
     return ", ".join(parts)
+
+
+if os.environ.get("AUTOGRAPH_VERBOSITY", "").strip():
+    set_verbosity(int(os.environ["AUTOGRAPH_VERBOSITY"]))

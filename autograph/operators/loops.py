@@ -23,6 +23,7 @@ from runtime.ops.python_numbers import weak_constant
 from runtime.source import location_note, user_source, user_stacklevel
 from runtime.tracer import read_if_variable
 
+from .. import trace_log
 from .composite import staged_block
 from .in_place import staged_writing
 from .lists import TracedList, settle_list_types, stage_lists
@@ -30,6 +31,7 @@ from .staging import staging
 from .undefined import is_undefined, refuse_in_loop
 
 UNROLL_WARNING_AFTER = 100
+UNROLL_LOG_EVERY = 1000   # trips of a Python loop while tracing between two log records
 
 
 class UnrolledLoopWarning(UserWarning):
@@ -247,6 +249,8 @@ def _python_for(iterable, extra_test, body, state, names):
                 raise
             return staged
         count += 1
+        if count % UNROLL_LOG_EVERY == 0 and builder is not None:
+            trace_log.unrolling(location_note(user_source()), count)
         if stageable and _long_and_branching(iterable, count, builder, mark):
             staged = _staged_rest(iterable, count, extra_test, body, state, names,
                                   len(builder.eqns))
