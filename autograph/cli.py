@@ -6,7 +6,9 @@
     agc FILE.py::FUNC --dot SPEC...     the same graph as Graphviz dot
     agc FILE.py::FUNC --graph SPEC... --optimized   the graph after the passes (what runs)
 
-A SPEC is `float32[None,5]`, `int64[]` or `py:3` (a Python value). FUNC may
+A SPEC, one per parameter, is a dtype and a shape (`float32[None,5]`, `int64[]`;
+None or ? for a dimension known only when it runs; the short names graphs print,
+`f32[?,5]`, `i64[]`, work too) or a Python value (`py:3`, `py:'mean'`). FUNC may
 be a function, a method, a `functools.partial` or a callable object (its
 class's `__call__`). Bad input, and a FUNC without Python source to show
 (`np.sin`, `len`), prints one line and exits with status 2.
@@ -14,6 +16,7 @@ class's `__call__`). Bad input, and a FUNC without Python source to show
 from __future__ import annotations
 
 import argparse
+import inspect
 import importlib.util
 import os
 import sys
@@ -68,7 +71,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser():
-    parser = _Parser(prog="agc", description=__doc__.split("\n")[0])
+    parser = _Parser(prog="agc", description=__doc__.split("\n")[0],
+                     epilog=__doc__.split("\n", 1)[1].strip("\n"),
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"agc {__version__}")
     parser.add_argument("target", metavar="FILE.py::FUNC")
     mode = parser.add_mutually_exclusive_group()
@@ -110,6 +115,7 @@ def run(argv) -> str:
         specs = [parse_spec(s) for s in (args.graph if args.graph is not None else args.dot)]
     except ValueError as error:
         raise UsageError(str(error)) from None
+    _check_one_spec_per_parameter(function, specs, "--graph" if args.graph is not None else "--dot")
     try:
         concrete = function.get_concrete_function(*specs)
         graph = concrete.optimized_graph if args.optimized else concrete.graph
@@ -121,6 +127,16 @@ def run(argv) -> str:
     reason = unsupported_reason(concrete.optimized_graph)
     verdict = "every primitive has a lowering" if reason is None else f"no, {reason}"
     return f"{graph}\n# native tier: {verdict}"
+
+
+def _check_one_spec_per_parameter(function, specs, option):
+    try:
+        inspect.signature(function.python_function).bind(*specs)
+    except TypeError as error:   # "missing a required argument: 'n'"
+        raise UsageError(f"{option} for {function.__qualname__}: {error} (one SPEC per "
+                         f"parameter, like float32[None,5], int64[] or py:3)") from None
+    except ValueError:
+        pass   # no signature to check against: tracing says what is wrong
 
 
 def main(argv=None) -> int:

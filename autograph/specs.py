@@ -15,6 +15,7 @@ import re
 import numpy as np
 
 from runtime import AbstractValue
+from runtime.abstract import short_dtype
 
 
 class TensorSpec:
@@ -65,11 +66,15 @@ class TensorSpec:
         return f"TensorSpec(shape={self.shape}, dtype={self.dtype.name}{name})"
 
 
+LONG_DTYPE_NAMES = {short_dtype(np.dtype(name)): name for name in (
+    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+    "uint32", "uint64", "bool", "complex64", "complex128")}
 _SPEC = re.compile(r"^\s*([a-z]+[0-9]*)\s*\[\s*([^\]]*)\]\s*$")
 
 
 def parse_spec(text: str):
-    """A SPEC string as a `TensorSpec` (`float32[None,5]`) or a Python value (`py:3`)."""
+    """A SPEC string as a `TensorSpec` (`float32[None,5]`, or as graphs print types:
+    `f32[?,5]`) or a Python value (`py:3`)."""
     if text.startswith("py:"):
         try:
             return ast.literal_eval(text[3:])
@@ -82,7 +87,7 @@ def parse_spec(text: str):
                          f"or int64[], or py:VALUE")
     dtype_name, dims = match.groups()
     try:
-        dtype = np.dtype(dtype_name)
+        dtype = np.dtype(LONG_DTYPE_NAMES.get(dtype_name, dtype_name))   # f64[3], as printed
     except TypeError:
         raise ValueError(f"malformed SPEC {text!r}: unknown dtype {dtype_name!r}") from None
     shape = []

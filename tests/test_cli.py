@@ -65,7 +65,10 @@ MORE_BAD_INPUTS = {  # run in-process through autograph.cli.main, which agc call
     "bad dtype": (("{model}::layer", "--graph", "floatx[3]"), "floatx"),
     "unclosed bracket": (("{model}::layer", "--graph", "float32[3"), "float32[3"),
     "bad py literal": (("{model}::scale", "--graph", "float32[3]", "py:(("), "py:(("),
-    "too few specs": (("{model}::layer", "--graph", "float32[3]"), "TypeError"),
+    "too few specs": (("{model}::layer", "--graph", "float32[3]"),
+                      "--graph for layer: missing a required argument: 'w' (one SPEC per"),
+    "too many specs": (("{model}::scale", "--dot", "int64[]", "py:3", "py:4"),
+                       "--dot for scale: too many positional arguments"),
     "unknown dotted name": (("{model}::Model.nope", "--graph"), "Model.nope"),
 }
 RUNS = {
@@ -162,6 +165,19 @@ def test_dotted_names_in_process(model_path, capsys):
     assert main([f"{model_path}::Model.step", "--graph", "float32[2,2]"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("graph step(x:f32[2,2]) {") and "tanh" in out
+
+
+def test_specs_read_as_graphs_print_types(model_path, capsys):
+    assert main([f"{model_path}::layer", "--graph", "f32[?,5]", "f32[5,2]"]) == 0
+    assert capsys.readouterr().out.startswith("graph layer(x:f32[?,5], w:f32[5,2]) {")
+
+
+def test_help_documents_specs_with_examples(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "agc FILE.py::FUNC --graph SPEC..." in out
+    assert "float32[None,5]" in out and "f32[?,5]" in out and "py:3" in out
 
 
 def test_python_dash_m_is_the_same_program(runs):
