@@ -37,6 +37,7 @@ from .saving import LoadedFunction, load, save
 from .specs import TensorSpec
 from .tiers import set_tier
 from .trace_log import set_verbosity
+from .tracebacks import set_traceback_filtering
 from .version import __version__
 
 # What the converter owns, tied into the runtime (which knows nothing of it):
@@ -55,4 +56,5 @@ __all__ = [
     "save", "load", "LoadedFunction", "LoadError", "Checkpoint", "CheckpointMismatchError",
     "set_tier", "__version__", "UnrolledLoopWarning", "FrozenRandomWarning",
     "SerializationError", "run_functions_eagerly", "functions_run_eagerly", "set_verbosity",
+    "set_traceback_filtering",
 ]

@@ -48,6 +48,7 @@ from .specs import TensorSpec
 from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
                             shared_traces)
 from .tiers import check_tier
+from .tracebacks import hide_internal_frames
 from .tiers import settings as tier_settings
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates
@@ -105,24 +106,29 @@ class GraphFunction:
 
     # -- calls -------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if eager_mode.on and self._eager is not None and not _tracing.builders:
-            return self._eager(*args, **kwargs)   # ag.run_functions_eagerly(True)
-        # The short path: outside tracing, a call whose raw key (`fast_path.call_key`:
-        # arrays' dtypes and shapes, Python values, keywords) the full path has seen
-        # runs its graph after one dict lookup.
-        if len(args) == 1 and not kwargs and type(args[0]) is np.ndarray:
-            key = (args[0].dtype, args[0].shape)      # the commonest calls, keyed inline
-        elif len(args) == 1 and not kwargs and isinstance(args[0], np.generic):
-            key = (args[0].dtype, NUMPY_SCALAR)
-        else:
-            key = call_key(args, kwargs)
-        if device_state.device != "cpu" and key is not None:
-            key = (device_state.device,) + key
-        entry = self._fast.get(key)
-        if entry is not None and not _tracing.builders:
-            run, call = entry
-            return run(*args) if call is None else call(args, kwargs)
-        return self._call(args, kwargs)
+        try:
+            if eager_mode.on and self._eager is not None and not _tracing.builders:
+                return self._eager(*args, **kwargs)   # ag.run_functions_eagerly(True)
+            # The short path: outside tracing, a call whose raw key (`fast_path.call_key`:
+            # arrays' dtypes and shapes, Python values, keywords) the full path has seen
+            # runs its graph after one dict lookup.
+            if len(args) == 1 and not kwargs and type(args[0]) is np.ndarray:
+                key = (args[0].dtype, args[0].shape)      # the commonest calls, keyed inline
+            elif len(args) == 1 and not kwargs and isinstance(args[0], np.generic):
+                key = (args[0].dtype, NUMPY_SCALAR)
+            else:
+                key = call_key(args, kwargs)
+            if device_state.device != "cpu" and key is not None:
+                key = (device_state.device,) + key
+            entry = self._fast.get(key)
+            if entry is not None and not _tracing.builders:
+                run, call = entry
+                return run(*args) if call is None else call(args, kwargs)
+            return self._call(args, kwargs)
+        except Exception as error:
+            if not _tracing.builders:   # raised to the user: without our own frames
+                hide_internal_frames(error)
+            raise
 
     def _call(self, args, kwargs):
         sig = flatten_call(self._signature, args, kwargs, self._param_specs,

@@ -193,7 +193,14 @@ def _noted(name, handler, *args, **kwargs):
     try:
         return handler(*args, **kwargs)
     except Exception as error:
-        add_note_once(error, f"while tracing {name}{location_note(user_source())}")
+        where = location_note(user_source())
+        notes = getattr(error, "__notes__", [])
+        said = [k for k, note in enumerate(notes)
+                if note.startswith("while tracing ") and note.endswith(where)]
+        if said and where:   # the primitive's note at this line: NumPy's name says more
+            notes[said[-1]] = f"while tracing {name}{where}"
+        else:
+            add_note_once(error, f"while tracing {name}{where}")
         raise
 
 

@@ -110,8 +110,9 @@ def note_original_location(error: BaseException) -> None:
         if location is not None:
             innermost = location
         tb = tb.tb_next
-    if innermost is not None:
-        add_note_once(error, f"raised in converted code, at {innermost}")
+    if innermost is not None and not any(note.endswith(f"(at {innermost})")
+                                         for note in getattr(error, "__notes__", ())):
+        add_note_once(error, f"raised in converted code, at {innermost}")   # not said yet
 
 
 def user_stacklevel() -> int:
