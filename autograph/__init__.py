@@ -58,3 +58,10 @@ __all__ = [
     "SerializationError", "run_functions_eagerly", "functions_run_eagerly", "set_verbosity",
     "set_traceback_filtering",
 ]
+
+# The errors and warnings print as `autograph.TracingError`, never `runtime.errors....`
+# (where they are defined is internal); `autograph.X` is also where pickle finds them.
+for _name in __all__:
+    _obj = globals()[_name]
+    if isinstance(_obj, type) and issubclass(_obj, (Exception, Warning)):
+        _obj.__module__ = __name__

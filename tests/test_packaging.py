@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import pathlib
+import pickle
 import subprocess
 import sys
 
@@ -36,3 +37,17 @@ def test_every_error_and_warning_the_docs_name_is_exported(name, base):
 
 def test_the_package_is_marked_typed():
     assert (pathlib.Path(ag.__file__).parent / "py.typed").is_file()
+
+
+def test_errors_print_as_autographs(tmp_path):
+    code = ("import numpy as np, autograph as ag\n"
+            "f = ag.convert(lambda x: x if x.sum() > 0 else -x, autograph=False)\n"
+            "f(np.ones(2))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    last = [line for line in run.stderr.splitlines() if "Error" in line][-1]
+    assert last.startswith("autograph.TracingError: "), run.stderr
+    for name in ag.__all__:
+        obj = getattr(ag, name)
+        if isinstance(obj, type) and issubclass(obj, (Exception, Warning)):
+            assert obj.__module__ == "autograph"
+            assert pickle.loads(pickle.dumps(obj("x"))).args == ("x",)
