@@ -28,6 +28,7 @@ from .function import ConcreteFunction, GraphFunction, RetracingWarning
 from .gradients import grad, value_and_grad
 from .operators import calls as _calls
 from .operators.calls import do_not_convert
+from .operators.frozen import FrozenValueWarning
 from .operators.loops import UnrolledLoopWarning
 from .pyct import errors as _errors
 from .pyct import source_map as _source_map
@@ -56,7 +57,7 @@ __all__ = [
     "save", "load", "LoadedFunction", "LoadError", "Checkpoint", "CheckpointMismatchError",
     "set_tier", "__version__", "UnrolledLoopWarning", "FrozenRandomWarning",
     "SerializationError", "run_functions_eagerly", "functions_run_eagerly", "set_verbosity",
-    "set_traceback_filtering",
+    "set_traceback_filtering", "FrozenValueWarning",
 ]
 
 # The errors and warnings print as `autograph.TracingError`, never `runtime.errors....`

@@ -29,6 +29,7 @@ from runtime.source import is_library_file
 from .array_likes import construct, with_arrays
 from .conversions import conversion_call, type_query
 from .effects import print_
+from .frozen import warn_if_frozen
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 from .exceptions import refuse_graph_failures
 from .staging import initializing
@@ -135,6 +136,7 @@ def converted_call(f, args, kwargs):
         return _Hooks.convert(f.__func__)(f.__self__, *args, **kwargs)
     if is_user_function(f):
         return _Hooks.convert(f)(*args, **kwargs)
+    warn_if_frozen(f)   # `time.time()`: its value is frozen into the graph
     converted = conversion_call(f, args, kwargs)  # `float(x)`, `math.sqrt(x)`, `np.float32(x)`
     if converted is not NotImplemented:
         return converted
