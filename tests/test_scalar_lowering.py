@@ -72,6 +72,14 @@ def assert_same(want, got):
     assert w_warnings == g_warnings
 
 
+def check_program(f, args, raising=False):
+    """`f` eagerly and on the NumPy tier: the same values, warnings and errors."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        converted = ag.convert(f, tier="numpy")
+    assert_same(outcome(f, *args, raising=raising), outcome(converted, *args, raising=raising))
+
+
 def lowered_ops(fn, *args) -> int:
     concrete = ag.convert(fn, tier="numpy").get_concrete_function(*args)
     graph = lower_scalars(concrete.optimized_graph)
@@ -86,12 +94,8 @@ def lowered_ops(fn, *args) -> int:
        st.sampled_from(INTS), st.integers(0, 4), st.booleans())
 def test_int64_loops_give_numpy_results_warnings_and_errors(op1, op2, op3, literal, a, b, n,
                                                             raising):
-    f = program(op1, op2, op3, literal)
-    args = (np.int64(a), np.int64(b), np.int64(n))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        converted = ag.convert(f, tier="numpy")
-    assert_same(outcome(f, *args, raising=raising), outcome(converted, *args, raising=raising))
+    check_program(program(op1, op2, op3, literal), (np.int64(a), np.int64(b), np.int64(n)),
+                  raising)
 
 
 @settings(max_examples=60, deadline=None)
@@ -100,12 +104,8 @@ def test_int64_loops_give_numpy_results_warnings_and_errors(op1, op2, op3, liter
        st.sampled_from(FLOATS), st.integers(0, 4), st.booleans())
 def test_float64_loops_give_numpy_results_warnings_and_errors(op1, op2, op3, literal, a, b, n,
                                                               raising):
-    f = program(op1, op2, op3, literal)
-    args = (np.float64(a), np.float64(b), np.int64(n))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        converted = ag.convert(f, tier="numpy")
-    assert_same(outcome(f, *args, raising=raising), outcome(converted, *args, raising=raising))
+    check_program(program(op1, op2, op3, literal), (np.float64(a), np.float64(b), np.int64(n)),
+                  raising)
 
 
 def test_collatz_runs_on_python_ints():
@@ -182,11 +182,8 @@ def test_a_step_by_a_literal_is_checked_with_the_product(n, c):
     args = (np.int64(n), np.int64(1))
     source = ag.convert(f, tier="numpy").get_concrete_function(*args).source
     assert f"3 * n_2 + {c}" in source.replace(f"+ ({c})", f"+ {c}")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        converted = ag.convert(f, tier="numpy")
-    assert_same(outcome(f, *args), outcome(converted, *args))
-    assert_same(outcome(f, *args, raising=True), outcome(converted, *args, raising=True))
+    check_program(f, args)
+    check_program(f, args, raising=True)
 
 
 @pytest.mark.parametrize("a, b", [(7, 0), (-2 ** 63, -1), (5, -3)])
@@ -200,8 +197,5 @@ def test_integer_division_by_zero_and_overflow_are_numpy_s(a, b):
         return q, r
 
     args = (np.int64(a), np.int64(b), np.int64(1))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        converted = ag.convert(f, tier="numpy")
     assert lowered_ops(f, *args) >= 2
-    assert_same(outcome(f, *args), outcome(converted, *args))
+    check_program(f, args)

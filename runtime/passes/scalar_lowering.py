@@ -186,16 +186,8 @@ class _Rewrite:
         pred = pred if type(pred) is Literal or pred.id in self.defined else self.low[pred.id]
         inputs = [pred] + [self.low[a.id] if k in lowered else self.numpy(a)
                            for k, a in enumerate(operands)]
-        outputs = []
-        for j, var in enumerate(eqn.outputs):
-            if j in agreed:
-                self.low[var.id] = Var(AbstractValue((), var.aval.dtype, weak=True), var.name)
-                outputs.append(self.low[var.id])
-            else:
-                self.defined.add(var.id)
-                outputs.append(var)
         self.eqns.append(Eqn(cond_p, inputs, {**eqn.params, "true": true, "false": false},
-                             outputs, eqn.source))
+                             self._outputs(eqn, agreed), eqn.source))
 
     def _while(self, eqn: Eqn) -> None:
         params = eqn.params
@@ -227,15 +219,20 @@ class _Rewrite:
         lowered = slots | cond_in | {n_cond + k for k in body_in}   # positions in eqn.inputs
         inputs = [self.python(a) if k in lowered else self.numpy(a)
                   for k, a in enumerate(eqn.inputs)]
+        self.eqns.append(Eqn(while_p, inputs, new_params, self._outputs(eqn, slots),
+                             eqn.source))
+
+    def _outputs(self, eqn: Eqn, lowered) -> list:
+        """The outputs of a rewritten `cond` or `while_loop`: Python numbers at `lowered`."""
         outputs = []
-        for i, var in enumerate(eqn.outputs):
-            if i in slots:
+        for j, var in enumerate(eqn.outputs):
+            if j in lowered:
                 self.low[var.id] = Var(AbstractValue((), var.aval.dtype, weak=True), var.name)
                 outputs.append(self.low[var.id])
             else:
                 self.defined.add(var.id)
                 outputs.append(var)
-        self.eqns.append(Eqn(while_p, inputs, new_params, outputs, eqn.source))
+        return outputs
 
     # -- outputs ----------------------------------------------------------------------------
     def can_lower_output(self, j: int) -> bool:
