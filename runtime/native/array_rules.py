@@ -300,15 +300,8 @@ def _inner_reduction(gen, eqn, indent, kind, operand, kept, count, acc_dtype):
     dims = operand.dims
     o = gen.namer(out)
     cast, final = numba_type(acc_dtype), numba_type(out.aval.dtype)
-    index = [gen.fresh("i") for _ in range(ndim)]
     stored = [k for k in range(ndim) if k in kept or keepdims]
-    if stored:
-        shape = [dims[k] if k in kept else "1" for k in stored]
-        gen.emit(indent, f"{o} = np.empty(({''.join(d + ', ' for d in shape)}), {final})")
-    inner = indent
-    for k in kept:
-        gen.emit(inner, f"for {index[k]} in range({dims[k]}):")
-        inner += "    "
+    index, inner = _result_and_kept_loops(gen, indent, o, dims, kept, stored, final)
     acc = gen.fresh("s")
     gen.emit(inner, f"{acc} = {'True' if kind == 'all' else f'{cast}(0)'}")
     body = inner
@@ -329,6 +322,21 @@ def _inner_reduction(gen, eqn, indent, kind, operand, kept, count, acc_dtype):
         gen.emit(inner, f"{o} = {value}")
 
 
+def _result_and_kept_loops(gen, indent, o, dims, kept, stored, dtype) -> tuple:
+    """Allocates a reduction's result `o` (its `stored` axes; none: a scalar) and opens a
+    loop over each `kept` axis: the loop indices (one per operand axis) and the indent
+    inside the loops."""
+    if stored:
+        shape = [dims[k] if k in kept else "1" for k in stored]
+        gen.emit(indent, f"{o} = np.empty(({''.join(d + ', ' for d in shape)}), {dtype})")
+    index = [gen.fresh("i") for _ in range(len(dims))]
+    inner = indent
+    for k in kept:
+        gen.emit(inner, f"for {index[k]} in range({dims[k]}):")
+        inner += "    "
+    return index, inner
+
+
 def _arg_reduction(gen, eqn, indent, kind, fused):
     """`argmax`/`argmin` over all axes or one: the first extreme, or the first NaN, in
     one loop nest over the operand (the axis innermost; a deferred producer fused)."""
@@ -343,14 +351,7 @@ def _arg_reduction(gen, eqn, indent, kind, fused):
     kept = [k for k in range(ndim) if k not in axes]
     _deopt_empty(gen, indent, [dims[k] for k in axes])   # NumPy's ValueError
     stored = list(range(ndim)) if keepdims else kept   # the result's axes, by the operand's
-    if out.aval.ndim:
-        shape = [dims[k] if k in kept else "1" for k in stored]
-        gen.emit(indent, f"{o} = np.empty(({''.join(d + ', ' for d in shape)}), np.int64)")
-    index = [gen.fresh("i") for _ in range(ndim)]
-    inner = indent
-    for k in kept:
-        gen.emit(inner, f"for {index[k]} in range({dims[k]}):")
-        inner += "    "
+    index, inner = _result_and_kept_loops(gen, indent, o, dims, kept, stored, "np.int64")
     best, m, q = gen.fresh("b"), gen.fresh("m"), gen.fresh("q")
     gen.emit(inner, f"{best} = 0")
     gen.emit(inner, f"{q} = 0")
