@@ -289,6 +289,8 @@ def source_function(obj):
     obj = getattr(obj, "python_function", obj)
     if isinstance(obj, types.MethodType):
         obj = obj.__func__
+    if getattr(obj, "_ag_method", False):   # a graph function's method, bound per instance
+        obj = obj.__wrapped__
     if isinstance(obj, types.FunctionType):
         return obj
     call = getattr(type(obj), "__call__", None)

@@ -69,6 +69,19 @@ def test_partial_positional_arguments_and_to_code():
     assert "ag__.if_stmt" in ag.to_code(Doubler(1.0))
 
 
+def test_to_code_of_a_bound_graph_method_shows_the_users_method():
+    class Model:
+        @ag.convert
+        def step(self, x):
+            if x.sum() > 0:
+                return x
+            return -x
+
+    source = ag.to_code(Model().step)
+    assert source.startswith("def step(self, x):") and "ag__.if_stmt" in source
+    assert source == ag.to_code(Model.step)
+
+
 @pytest.mark.parametrize("fn, args", [
     (np.sin, (np.linspace(0, 1, 4),)),
     (np.add, (np.ones(3), np.arange(3.0))),
