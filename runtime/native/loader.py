@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import warnings
 
 
 class NativeUnavailable(RuntimeError):
@@ -14,6 +15,9 @@ def numba_module():
     missing."""
     try:
         import numba
+        # a `numba.objmode` block (`numpy_kernels`) in a `nogil=True` function: expected
+        warnings.filterwarnings("ignore", ".*won't allow parallel execution despite nogil",
+                                numba.NumbaWarning)
     except Exception as error:  # ImportError, or a Numba too old for this NumPy
         raise NativeUnavailable(
             f"the native tier needs Numba ({type(error).__name__}: {error}); install it "
