@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-import warnings
 
 
 class NativeUnavailable(RuntimeError):
@@ -15,9 +14,6 @@ def numba_module():
     missing."""
     try:
         import numba
-        # a `numba.objmode` block (`numpy_kernels`) in a `nogil=True` function: expected
-        warnings.filterwarnings("ignore", ".*won't allow parallel execution despite nogil",
-                                numba.NumbaWarning)
     except Exception as error:  # ImportError, or a Numba too old for this NumPy
         raise NativeUnavailable(
             f"the native tier needs Numba ({type(error).__name__}: {error}); install it "
