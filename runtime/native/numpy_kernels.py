@@ -39,7 +39,7 @@ from .scalars import numba_type, operand_type
 # costs about 5 µs; per element Numba's tanh is 16 ns, NumPy's 0.4 ns; exp 2.5 and 0.8 ns).
 VECTORIZED = {"tanh": 512, "exp": 2_048, "log": 2_048, "sin": 2_048, "cos": 2_048}
 ARITHMETIC_FROM = 16_384   # elements, any chain (the fused loop's float checks do not vectorize)
-MATMUL_FROM = 1_000_000    # multiply-adds: NumPy's matmul; below, Numba's BLAS call (np.dot)
+MATMUL_FROM = 2_000_000    # multiply-adds: NumPy's matmul; below, Numba's BLAS call (np.dot)
 
 _UFUNCS = {ufunc_primitive(u): u for u in ELEMENTWISE_UFUNCS}
 _NUMBA_NAMES = {"b": "boolean", "i": "int{}", "u": "uint{}", "f": "float{}"}
