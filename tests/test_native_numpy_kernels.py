@@ -148,3 +148,20 @@ def test_numpys_tanh_is_cheaper_than_the_loop_on_large_arrays():
     arithmetic alone."""
     from runtime.native import numpy_kernels as nk
     assert nk.VECTORIZED["tanh"] <= nk.VECTORIZED["exp"] <= nk.ARITHMETIC_FROM
+
+
+def staged_loop(x, n):
+    i = 0
+    while i < n:
+        x = np.tanh(x) * 0.5 + np.exp(-x)
+        i += 1
+    return x
+
+
+def test_a_numpy_call_inside_a_staged_loop():
+    x = np.random.default_rng(3).normal(size=BIG).astype(np.float32)
+    f = ag.convert(staged_loop, tier="native")
+    _same(f(x, np.int64(5)), staged_loop(x, 5))
+    concrete = f.get_concrete_function(x, np.int64(5))
+    assert concrete.tier == "native" and "while True:" in concrete.source
+    assert "call_numpy(numpy_k" in concrete.source
