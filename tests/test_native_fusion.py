@@ -124,7 +124,8 @@ def transposed_products(onehot, points, w):
 def test_a_transposed_blas_operand_is_not_copied():
     rng = np.random.default_rng(4)
     onehot = (rng.integers(0, 8, 5000)[:, None] == np.arange(8)).astype(np.float64)
-    points, w = rng.normal(size=(5000, 2)), rng.normal(size=(200, 200))
+    points, w = rng.normal(size=(5000, 2)), rng.normal(size=(90, 90))
+    # (90 x 90 x 90 multiply-adds: under numpy_kernels.MATMUL_FROM, Numba's own BLAS call)
     f = ag.convert(transposed_products, tier="native")
     for want, got in zip(transposed_products(onehot, points, w), f(onehot, points, w)):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

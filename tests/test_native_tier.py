@@ -311,4 +311,11 @@ def test_large_float_products_go_through_blas_and_small_ones_loop():
     for w, g in zip(products(a, b, v), f(a, b, v)):
         np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-10)
     source = f.get_concrete_function(a, b, v).source
-    assert source.count("np.dot(") == 2 and "+=" in source   # BLAS for large, loops for 8 x 4
+    # NumPy's matmul (its BLAS) from MATMUL_FROM multiply-adds, loops for 8 x 4
+    assert source.count("call_numpy(np.matmul") == 1 and "+=" in source   # a @ b
+    assert source.count("np.dot(") == 1   # the strided one: 1,075,200, Numba's BLAS call
+    a, b = a[:, :16], b[:16, :100]   # 102,400 multiply-adds: Numba's own BLAS call
+    for w, g in zip(products(a, b, v[:16]), f(a, b, v[:16])):
+        np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-10)
+    source = f.get_concrete_function(a, b, v[:16]).source
+    assert source.count("np.dot(") == 2 and "objmode" not in source

@@ -26,6 +26,7 @@ from ..ops.joining import concatenate_p, split_p, stack_p
 from ..ops.linalg import matmul_p
 from ..ops.reductions import all_p, any_p, argmax_p, argmin_p, max_p, mean_p, min_p, sum_p
 from ..passes.short_sums import short_sum_p
+from . import numpy_kernels
 from .loops import Operand
 from .scalars import ScalarCode, Unsupported, numba_type, operand_type
 
@@ -161,6 +162,11 @@ def _matmul(gen, eqn, indent, fused):
     if dtype.kind not in "iuf" or {np.dtype(a.aval.dtype), np.dtype(b.aval.dtype)} != {dtype}:
         raise Unsupported(f"matmul of {a.aval.dtype} and {b.aval.dtype}")
     A, B, o = gen.ref(a), gen.ref(b), gen.namer(out)
+    if dtype.kind == "f" and _large(a.aval.shape, b.aval.shape, numpy_kernels.MATMUL_FROM) \
+            and None not in a.aval.shape + b.aval.shape and out.aval.ndim:
+        # NumPy's own matmul (its BLAS, its warnings): the NumPy tier's result, bit for bit
+        numpy_kernels.emit_call(gen, indent, out, "np.matmul", [A, B])
+        return
     if dtype.kind == "f" and _large(a.aval.shape, b.aval.shape):
         # BLAS (through SciPy, as Numba calls it), on contiguous copies where needed
         _deopt(gen, indent, f"{B}.shape[0] != {A}.shape[{a.aval.ndim - 1}]")
@@ -190,13 +196,15 @@ def _matmul(gen, eqn, indent, fused):
     _check_finite(gen, indent, o, out.aval)
 
 
-BLAS_FROM = 32_768   # multiply-adds: below, a loop beats a BLAS call's fixed cost
+BLAS_FROM = 8_192   # multiply-adds: below, a loop beats a BLAS call's fixed cost (the 10-unit
+#                     batch-64 cell's 25,600: 57 µs in loops, 35 µs through BLAS)
 
 
-def _large(a_shape, b_shape) -> bool:
-    """Whether a product of these shapes is worth BLAS (unknown sizes are taken as large)."""
+def _large(a_shape, b_shape, least=BLAS_FROM) -> bool:
+    """Whether a product of these shapes has `least` multiply-adds (unknown sizes are
+    taken as large)."""
     dims = [*a_shape, *b_shape[1:]]
-    return None in dims or int(np.prod(dims)) >= BLAS_FROM
+    return None in dims or int(np.prod(dims)) >= least
 
 
 # -- reductions ------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def compile_native(graph, fallback, output_expr, in_worker: bool = False):
     types = disk_cache.numba_types(numba, specs)
     dispatcher = disk_cache.load_cached(numba, source, name, types)
     if dispatcher is None:
-        dispatcher = numba.njit(types, error_model="numpy", nogil=True)(
+        dispatcher = numba.njit(types, error_model="numpy", nogil=disk_cache.nogil(source))(
             _in_memory(source, name, graph.name))
     entry = dispatcher.overloads[types].entry_point
     function = _caller(graph, entry, fallback, output_expr, gen, source)

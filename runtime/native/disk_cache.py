@@ -1,8 +1,8 @@
 """Compiled native code on disk, so a second process starts native at once.
 
 Each graph's Numba source is written once to `runtime.config.native_cache_dir`,
-named by a hash of the source and of what the machine code depends on (Numba's,
-NumPy's and Python's versions, the CPU), and imported from there; Numba's own
+named by a hash of the source (with its header) and of what the machine code
+depends on (Numba's, NumPy's and Python's versions, the CPU), and imported from there; Numba's own
 `cache=True` then keeps the machine code beside it (`__pycache__`). A file is
 written to a temporary name and renamed, so processes compiling the same graph at
 once never read half a file; where the cache cannot be used (a read-only folder, a
@@ -21,13 +21,14 @@ import numpy as np
 
 from .. import config
 
-HEADER = ("import numpy as np\nfrom runtime.native.compile import Deopt\n"
-          "from runtime.native.helpers import blas_operand\n\n\n")
+HEADER = ("import numpy as np\nfrom numba import objmode\n"
+          "from runtime.native.compile import Deopt\n"
+          "from runtime.native.helpers import blas_operand, call_numpy\n\n\n")
 
 
 def cache_key(source: str, numba_version: str) -> str:
     """The file name stem of `source` compiled on this machine."""
-    text = "\n".join([source, numba_version, np.__version__, sys.version,
+    text = "\n".join([HEADER, source, numba_version, np.__version__, sys.version,
                       platform.machine(), platform.processor()])
     return "g" + hashlib.sha256(text.encode()).hexdigest()[:32]
 
@@ -65,12 +66,18 @@ def numba_types(numba, specs) -> tuple:
                  else numba.from_dtype(np.dtype(d)) for d, ndim, layout in specs)
 
 
+def nogil(source: str) -> bool:
+    """Whether the machine code releases the GIL: not where it calls NumPy in an
+    `objmode` block (`numpy_kernels`), which holds it (and Numba warns)."""
+    return "with objmode(" not in source
+
+
 def load_cached(numba, source, name, types):
     """The dispatcher compiled through the disk cache (None where it is unusable)."""
     cached = load_function(source, name, numba.__version__)
     if cached is None:
         return None
     try:
-        return numba.njit(types, error_model="numpy", nogil=True, cache=True)(cached)
+        return numba.njit(types, error_model="numpy", nogil=nogil(source), cache=True)(cached)
     except Exception:  # noqa: BLE001 - a stale or corrupt entry: compile in memory
         return None

@@ -29,7 +29,7 @@ from ..ir import Graph, Literal
 from ..printing import Namer
 from .scalars import Unsupported, numba_type
 
-RESERVED = {"np", "Deopt", "math", "blas_operand"}
+RESERVED = {"np", "Deopt", "math", "blas_operand", "objmode", "call_numpy"}
 
 
 class NativeGen:
@@ -41,6 +41,7 @@ class NativeGen:
         self.lines: list[str] = []
         self.alias: dict[int, str] = {}
         self.const_args: list[tuple[str, object]] = []   # (parameter, array) for consts
+        self.python_defs: list[str] = []   # plain Python functions it calls (numpy_kernels)
         self._serial = itertools.count()
 
     # -- names and lines ---------------------------------------------------------
@@ -99,7 +100,8 @@ class NativeGen:
         self.emit("    ", f"return ({''.join(o + ', ' for o in outs)})")
         params = [self.namer(v) for v in graph.inputs] + [n for n, _ in self.const_args]
         header = f"def {name}({', '.join(params)}):"
-        return "\n".join([header] + self.lines[body_start:]) + "\n"
+        return "\n".join([header] + self.lines[body_start:]) + "\n" + "".join(
+            "\n\n" + d for d in self.python_defs)
 
 
 def scalar_dtype(aval) -> np.dtype:

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import primitives
 from ..ir import Literal
+from . import numpy_kernels
 from .scalars import ScalarCode, is_literal, numba_type
 
 
@@ -63,6 +64,9 @@ def _emit_loop(gen, eqn, indent, fused):
     out = eqn.outputs[0]
     shape = out.aval.shape
     tree = _tree(eqn, fused)
+    if numpy_kernels.takes(tree):   # large, with exp/tanh/...: NumPy's SIMD loops
+        numpy_kernels.emit(gen, indent, tree)
+        return
     leaves = _leaves(tree)
     dims = _loop_dims(gen, shape, leaves.values())
     for leaf in leaves.values():
