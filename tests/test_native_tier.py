@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_corpus import CASES, _params, _run, assert_graph_matches
+from test_tiers import scalar_loop
 
 import autograph as ag
 from runtime import native
@@ -171,32 +172,24 @@ def test_auto_compiles_a_hot_graph_in_the_background_and_keeps_the_faster_tier()
         ag.set_tier(*before)
 
 
-def long_scalar_loop(x, n):
-    i = 0
-    while i < n:
-        x = x * 0.999 + 0.5
-        i += 1
-    return x
-
-
 def test_auto_compiles_a_graph_hot_by_loop_trips_after_one_call():
     from autograph import tiers
     before = tiers.settings.tier, tiers.settings.hot_calls, tiers.settings.hot_trips
     ag.set_tier("auto", hot_calls=100, hot_trips=5000)
     try:
-        f = ag.convert(long_scalar_loop)
+        f = ag.convert(scalar_loop)
         x = np.float64(1.0)
         concrete = f.get_concrete_function(x, np.int64(10))
-        assert f(x, np.int64(4000)) == long_scalar_loop(x, 4000)   # 4,000 trips: not hot
+        assert f(x, np.int64(4000)) == scalar_loop(x, 4000)   # 4,000 trips: not hot
         assert concrete.tier == "numpy" and concrete.tier_reason.startswith("not hot")
-        assert f(x, np.int64(20000)) == long_scalar_loop(x, 20000)
+        assert f(x, np.int64(20000)) == scalar_loop(x, 20000)
         assert concrete.tier == "native" or concrete.tier_reason == "compiling in the background"
         deadline = time.monotonic() + 120
         while concrete.tier_reason == "compiling in the background" and time.monotonic() < deadline:
             time.sleep(0.05)
         assert concrete.tier == "native", concrete.tier_reason   # 20,000 trips: faster native
         assert "trips" not in concrete._numpy_fn.source
-        np.testing.assert_allclose(f(x, np.int64(30000)), long_scalar_loop(x, 30000),
+        np.testing.assert_allclose(f(x, np.int64(30000)), scalar_loop(x, 30000),
                                    rtol=1e-12)
     finally:
         ag.set_tier(*before)
