@@ -5,14 +5,15 @@ scalar costs 30-90 ns. `runtime.passes.scalar_lowering` rewrites a loop's 0-d
 int64 and float64 work into `scalar` equations on Python numbers for the NumPy
 tier; each one computes what NumPy computes, or hands the operation to NumPy:
 
-    n_4 = 3 * n_3                        # scalar[op='multiply', dtype=int64]
-    if not -9223372036854775808 <= n_4 <= 9223372036854775807:
-        n_4 = __slow0(3, n_3)            # NumPy's: wrapped, with its warning
+    t0 = 3 * n_2                         # scalar[op='multiply', dtype=int64]
+    if not -9223372036854775808 <= t0 <= 9223372036854775807:
+        t0 = __numpy1(3, n_2)            # NumPy's: wrapped, with its warning
 
 - Python and NumPy agree on `+ - *`, `//`, `%` and comparisons of in-range
   int64 values, and on `+ - * /` and comparisons of float64 values (IEEE
   double arithmetic both). Where Python's result leaves the dtype's range, or
-  is not finite, or the divisor is zero, NumPy computes it on NumPy scalars:
+  is not finite, or the divisor is zero, or a float product or quotient is
+  tiny (it may have underflowed; an exact 0.0 too), NumPy computes it on NumPy scalars:
   int64 wrap-around, `inf` and `nan`, and the warnings or errors of
   `np.errstate`, are NumPy's own.
 - `box` makes a Python number a NumPy scalar again (`np.int64(n)`) for

@@ -9,13 +9,15 @@ which give NumPy's results exactly: out of range, not finite or divided by
 zero, NumPy computes them. Anything else reads a NumPy scalar again (`box`).
 Collatz's loop (`examples/demo.py`) becomes:
 
-    n_1, steps = __unbox0(n), 0
+    n_1 = __unbox0(n)
+    n_2, steps = n_1, 0
     while True:
-        t0 = n_1 != 1
+        if not (n_2 != 1):
+            break
         ...
-            n_4 = 3 * n_1
-            if not -9223372036854775808 <= n_4 <= 9223372036854775807:
-                n_4 = __numpy2(3, n_1)
+            n_3 = 3 * n_2 + 1            # one check for both steps (`then`)
+            if not -9223372036854775807 <= n_3 <= 9223372036854775806:
+                n_3 = __numpy1(3, n_2)
 
 A loop is lowered only where that pays: its values stay Python numbers
 through the body (a carried value the body reads as a NumPy value is not
