@@ -1,6 +1,8 @@
 """`agc`: show what autograph makes of a function.
 
     agc FILE.py::FUNC                   print the converted source of FUNC
+    agc package.module::FUNC            the same for a module of a package (relative
+                                        imports work; run from the package's parent)
     agc FILE.py::FUNC --stage N         the source after the first N converters
     agc FILE.py::FUNC --graph SPEC...   trace FUNC for the specs, print its graph
     agc FILE.py::FUNC --dot SPEC...     the same graph as Graphviz dot
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import re
 import importlib.util
 import os
 import sys
@@ -40,10 +43,43 @@ class UsageError(Exception):
 
 
 def load_function(target: str):
-    """The object named by `FILE.py::NAME` (NAME may be dotted, like `Model.step`)."""
+    """The object named by `FILE.py::NAME` or `package.module::NAME` (NAME may be dotted,
+    like `Model.step`). A module is imported from the working directory as part of
+    its package, so its relative imports work."""
     path, sep, name = target.partition("::")
     if not sep or not name:
         raise UsageError(f"expected FILE.py::FUNC, got {target!r}")
+    if not os.path.isfile(path) and _MODULE_NAME.fullmatch(path):
+        module = _import_module(path)
+    else:
+        module = _load_file(path)
+    obj = module
+    for part in name.split("."):
+        if not hasattr(obj, part):
+            raise UsageError(f"{path} has no function {name!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise UsageError(f"{name!r} in {path} is not a function")
+    return obj
+
+
+_MODULE_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+def _import_module(name: str):
+    sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        if error.name is not None and name.startswith(error.name) and not \
+                os.path.exists(name):
+            raise UsageError(f"no such file or module: {name}") from None
+        raise UsageError(f"{name} failed to import: {type(error).__name__}: {error}") from None
+    except Exception as error:
+        raise UsageError(f"{name} failed to import: {type(error).__name__}: {error}") from None
+
+
+def _load_file(path: str):
     if not os.path.isfile(path):
         raise UsageError(f"no such file: {path}")
     module_name = "_agc_" + "".join(c if c.isalnum() else "_" for c in os.path.abspath(path))
@@ -54,15 +90,13 @@ def load_function(target: str):
     try:
         spec.loader.exec_module(module)
     except Exception as error:
-        raise UsageError(f"{path} failed to import: {type(error).__name__}: {error}") from None
-    obj = module
-    for part in name.split("."):
-        if not hasattr(obj, part):
-            raise UsageError(f"{path} has no function {name!r}")
-        obj = getattr(obj, part)
-    if not callable(obj):
-        raise UsageError(f"{name!r} in {path} is not a function")
-    return obj
+        hint = ""
+        if isinstance(error, ImportError) and "relative import" in str(error):
+            dotted = os.path.splitext(os.path.normpath(path))[0].replace(os.sep, ".")
+            hint = f" (name it as a module of its package, from the package's parent: {dotted}::FUNC)"
+        raise UsageError(f"{path} failed to import: {type(error).__name__}: {error}{hint}") \
+            from None
+    return module
 
 
 class _Parser(argparse.ArgumentParser):

@@ -167,6 +167,24 @@ def test_dotted_names_in_process(model_path, capsys):
     assert out.startswith("graph step(x:f32[2,2]) {") and "tanh" in out
 
 
+def test_a_module_of_a_package_with_relative_imports(tmp_path, monkeypatch, capsys):
+    package = tmp_path / "shop"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text("def scale(x):\n    return x * 2.0\n")
+    (package / "model.py").write_text(
+        "from .helpers import scale\n\n\ndef f(x):\n    if x.sum() > 0:\n"
+        "        return scale(x) + 1.0\n    return x\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    assert main(["shop.model::f", "--graph", "f64[3]"]) == 0
+    assert capsys.readouterr().out.startswith("graph f(x:f64[3]) {")
+    assert main(["shop/model.py::f"]) == 2      # as a file its relative import fails: a hint
+    assert "shop.model::FUNC" in capsys.readouterr().err
+    assert main(["shop.nope::f"]) == 2
+    assert capsys.readouterr().err.strip() == "agc: error: no such file or module: shop.nope"
+
+
 def test_specs_read_as_graphs_print_types(model_path, capsys):
     assert main([f"{model_path}::layer", "--graph", "f32[?,5]", "f32[5,2]"]) == 0
     assert capsys.readouterr().out.startswith("graph layer(x:f32[?,5], w:f32[5,2]) {")
