@@ -161,8 +161,14 @@ class GraphFunction:
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The graph for one signature: arrays, `TensorSpec`s and Python values as in a call."""
-        return self._concrete_for(flatten_call(self._signature, args, kwargs, self._param_specs,
-                                               self._apply_defaults, self.__qualname__))
+        try:
+            return self._concrete_for(flatten_call(self._signature, args, kwargs,
+                                                   self._param_specs, self._apply_defaults,
+                                                   self.__qualname__))
+        except Exception as error:
+            if not _tracing.builders:   # raised to the user: without our own frames
+                hide_internal_frames(error)
+            raise
 
     def _device_for(self, sig: CallSignature) -> str:
         device = current_device()

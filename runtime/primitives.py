@@ -84,6 +84,7 @@ alias_rules: dict = {}
 prune_rules: dict = {}
 emitters: dict = {}  # filled by runtime.codegen_control
 inline_expressions: dict = {}
+callee_params: dict = {}   # p -> the param holding the graph a `call`-like p calls (printing)
 native_lowerings: dict = {}  # filled by runtime.native: how the native tier computes each
 load_rules: dict = {}
 save_rules: dict = {}

@@ -127,19 +127,30 @@ def _dot_body(graph, namer, out, indent, prefix):
         producer[var.id] = node
     for j, eqn in enumerate(graph.eqns):
         node = f"{prefix}_e{j}"
-        out.append(f'{indent}{node} [shape=box, label="{eqn.primitive.name}"];')
+        callee = primitives.callee_params.get(eqn.primitive)
+        label = eqn.primitive.name if callee is None else \
+            f"{eqn.primitive.name} {eqn.params[callee].name}"   # the callee, not its body
+        out.append(f'{indent}{node} [shape=box, label="{label}"];')
         for atom in eqn.inputs:
             source = producer.get(getattr(atom, "id", None))
             if source:
                 out.append(f'{indent}{source} -> {node} [label="{namer.atom(atom)}"];')
         for var in eqn.outputs:
             producer[var.id] = node
+        if callee is not None:
+            continue
         for k, sub in enumerate(g for v in eqn.params.values() if _is_graphs(v)
                                 for g in (v if isinstance(v, tuple) else (v,))):
-            out.append(f'{indent}subgraph cluster_{node}_{k} {{')
+            inner = f"{node}_{k}"
+            out.append(f'{indent}subgraph cluster_{inner} {{')
             out.append(f'{indent}  label="{eqn.primitive.name} {sub.name}"; style=dashed;')
-            _dot_body(sub, namer, out, indent + "  ", f"{node}_{k}")
+            _dot_body(sub, namer, out, indent + "  ", inner)
             out.append(f"{indent}}}")
+            # the equation hands its operands to the subgraph and takes its results back
+            out.extend(f"{indent}{node} -> {inner}_in{i} [style=dotted, arrowhead=empty];"
+                       for i in range(len(sub.inputs)))
+            out.extend(f"{indent}{inner}_out{i} -> {node} [style=dotted, arrowhead=empty];"
+                       for i in range(len(sub.outputs)))
     for i, atom in enumerate(graph.outputs):
         node = f"{prefix}_out{i}"
         out.append(f'{indent}{node} [shape=ellipse, style=bold, label="out {i}"];')

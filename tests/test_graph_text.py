@@ -176,6 +176,23 @@ def test_dot_has_a_node_per_equation_and_clusters_for_subgraphs():
     for op in ("sum", "greater", "cond", "sin", "cos"):
         assert f'label="{op}"' in dot
     assert dot.count("{") == dot.count("}")
+    # the cond node hands its operand to each branch and takes each branch's result back
+    node = next(line.split()[0] for line in dot.splitlines() if 'label="cond"' in line)
+    for branch in (0, 1):
+        assert f"{node} -> {node}_{branch}_in0 [style=dotted" in dot
+        assert f"{node}_{branch}_out0 -> {node} [style=dotted" in dot
+
+
+def test_dot_names_a_callee_instead_of_repeating_its_body():
+    inner = ag.convert(lambda x: np.tanh(x) * 2.0)
+
+    @ag.convert
+    def outer(x):
+        return inner(x) + 1.0
+
+    dot = outer.get_concrete_function(np.ones(3)).graph.to_dot()
+    assert 'label="call <lambda>"' in dot
+    assert "cluster_" not in dot and "tanh" not in dot
 
 
 def test_verify_passes_on_a_variety_of_graphs():

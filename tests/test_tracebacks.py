@@ -67,6 +67,12 @@ def test_an_error_when_the_graph_runs_is_shortened_too():
     assert NOTE in caught.value.__notes__
 
 
+def test_get_concrete_function_shortens_too():
+    with pytest.raises(ValueError) as caught:
+        model.get_concrete_function(np.ones((2, 3)), np.ones((4, 5)))
+    assert not any(f.startswith(PACKAGES) for f in frames(caught.value))
+
+
 def test_filtering_off_keeps_every_frame():
     ag.set_traceback_filtering(False)
     with pytest.raises(ValueError) as caught:

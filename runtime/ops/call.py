@@ -7,6 +7,7 @@ in order; its kernel runs the callee through `run_graph`.
 """
 from __future__ import annotations
 
+from .. import primitives
 from ..ir import Graph
 from ..tracer import current_builder
 from .higher_order import define_higher_order
@@ -25,6 +26,7 @@ def _bindings(eqn):
 
 
 call_p = define_higher_order("call", _abstract_eval, _kernel, bindings=_bindings, prune=None)
+primitives.callee_params[call_p] = "graph"   # `--dot` names the callee
 
 
 def call(graph: Graph, *args, variables=()):
