@@ -6,6 +6,7 @@
     agc FILE.py::FUNC --stage N         the source after the first N converters
     agc FILE.py::FUNC --graph SPEC...   trace FUNC for the specs, print its graph
     agc FILE.py::FUNC --dot SPEC...     the same graph as Graphviz dot
+    agc FILE.py::FUNC --dot SPEC... --svg OUT   (or --png OUT) rendered by Graphviz
     agc FILE.py::FUNC --graph SPEC... --optimized   the graph after the passes (what runs)
 
 A SPEC, one per parameter, is a dtype and a shape (`float32[None,5]`, `int64[]`;
@@ -20,6 +21,8 @@ from __future__ import annotations
 import argparse
 import inspect
 import re
+import shutil
+import subprocess
 import importlib.util
 import os
 import sys
@@ -113,6 +116,10 @@ def _parser():
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--graph", nargs="*", metavar="SPEC", help="print the traced graph")
     mode.add_argument("--dot", nargs="*", metavar="SPEC", help="print the graph as dot")
+    for fmt in ("svg", "png"):
+        parser.add_argument(f"--{fmt}", metavar="OUT",
+                            help=f"with --graph or --dot: render the graph to OUT as {fmt.upper()} "
+                                 f"through Graphviz's dot program")
     parser.add_argument("--optimized", action="store_true",
                         help="with --graph or --dot: the graph after runtime.passes.optimize")
     mode.add_argument("--stage", type=int, metavar="N",
@@ -138,6 +145,9 @@ def run(argv) -> str:
     """The text `agc` prints for `argv`; raises `UsageError` for bad input."""
     args = _parser().parse_args(argv)
     function = load_function(args.target)
+    for fmt in ("svg", "png"):
+        if getattr(args, fmt) is not None and args.graph is None and args.dot is None:
+            raise UsageError(f"--{fmt} renders a graph: give its SPECs with --graph or --dot")
     if args.graph is None and args.dot is None:
         return _source(function, args.stage)
     try:
@@ -156,11 +166,28 @@ def run(argv) -> str:
     except Exception as error:
         notes = " ".join(getattr(error, "__notes__", ()))
         raise UsageError(f"{type(error).__name__}: {error} {notes}".strip()) from None
+    for fmt in ("svg", "png"):
+        if getattr(args, fmt) is not None:
+            return _render(graph.to_dot(), fmt, getattr(args, fmt))
     if args.dot is not None:
         return graph.to_dot()
     reason = unsupported_reason(concrete.optimized_graph)
     verdict = "every primitive has a lowering" if reason is None else f"no, {reason}"
     return f"{graph}\n# native tier: {verdict}"
+
+
+def _render(dot_source: str, fmt: str, path: str) -> str:
+    """Writes the graph to `path` as `fmt` through Graphviz's `dot`; says where."""
+    program = shutil.which("dot")
+    if program is None:
+        raise UsageError(f"--{fmt} needs Graphviz's dot program, which is not on PATH "
+                         f"(install Graphviz: apt install graphviz, brew install graphviz or "
+                         f"conda install graphviz; --dot prints the source without it)")
+    run = subprocess.run([program, f"-T{fmt}", "-o", path], input=dot_source, text=True,
+                         capture_output=True)
+    if run.returncode != 0:
+        raise UsageError(f"dot failed to write {path}: {run.stderr.strip() or run.returncode}")
+    return f"wrote {path}"
 
 
 def _check_one_spec_per_parameter(function, specs, option):

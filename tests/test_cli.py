@@ -185,6 +185,29 @@ def test_a_module_of_a_package_with_relative_imports(tmp_path, monkeypatch, caps
     assert capsys.readouterr().err.strip() == "agc: error: no such file or module: shop.nope"
 
 
+def test_svg_without_graphviz_says_what_is_missing(model_path, capsys, monkeypatch):
+    monkeypatch.setenv("PATH", "")
+    args = [f"{model_path}::layer", "--dot", "float32[None,5]", "float32[5,2]", "--svg", "g.svg"]
+    assert main(args) == 2
+    assert "--svg needs Graphviz's dot program, which is not on PATH" in capsys.readouterr().err
+    assert main([f"{model_path}::layer", "--png", "g.png"]) == 2
+    assert "give its SPECs with --graph or --dot" in capsys.readouterr().err
+
+
+def test_png_is_rendered_by_graphviz(model_path, tmp_path, capsys, monkeypatch):
+    fake = tmp_path / "dot"   # stands for Graphviz: writes its input and arguments
+    fake.write_text(f"#!{sys.executable}\nimport sys\n"
+                    "out = sys.argv[sys.argv.index('-o') + 1]\n"
+                    "open(out, 'w').write(sys.argv[1] + '\\n' + sys.stdin.read())\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    out = tmp_path / "g.png"
+    assert main([f"{model_path}::layer", "--graph", "f32[?,5]", "f32[5,2]", "--png", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote {out}"
+    written = out.read_text()
+    assert written.startswith("-Tpng\ndigraph \"layer\" {") and "matmul" in written
+
+
 def test_specs_read_as_graphs_print_types(model_path, capsys):
     assert main([f"{model_path}::layer", "--graph", "f32[?,5]", "f32[5,2]"]) == 0
     assert capsys.readouterr().out.startswith("graph layer(x:f32[?,5], w:f32[5,2]) {")
