@@ -13,7 +13,6 @@ from runtime.native import compile_native
 from runtime.ops.call import call as call_graph
 from runtime.ops.python_numbers import python_number_output
 from runtime.passes import optimize
-from runtime.passes.scalar_lowering import lower_scalars
 from runtime.tracer_value import write_in_place
 from runtime.tree import flatten
 from runtime.verify import verify
@@ -57,15 +56,13 @@ class ConcreteFunction:
         self.writes_arguments = {i: n_results + j for j, i in enumerate(self._writes)}
         if config.verify_graphs:
             verify(graph)
-        numpy_graph = lower_scalars(self.optimized_graph) \
-            if config.optimize and backend.xp is np else self.optimized_graph
-        self._fn = compile_graph(numpy_graph, backend, self._output_expr,
+        self._fn = compile_graph(self.optimized_graph, backend, self._output_expr,
                                  list(zip(graph.inputs[n_arrays:], self._variables)))
         self._numpy_fn = self._fn
         self._tiering = Tiering(self, tier or tier_settings.tier, self._compile_native)
         if self._tiering.counting and inlines_loops(self.optimized_graph):
             # until it is hot, the code counting loop trips runs (`autograph.tiers`)
-            self._fn = compile_graph(numpy_graph, backend, self._output_expr,
+            self._fn = compile_graph(self.optimized_graph, backend, self._output_expr,
                                      list(zip(graph.inputs[n_arrays:], self._variables)),
                                      trips=self._tiering.trips)
         if self._writes:

@@ -56,9 +56,9 @@ def _shorten(error: BaseException) -> None:
         frames.append(tb)
         tb = tb.tb_next
     kept = [t for t in frames if not t.tb_frame.f_code.co_filename.startswith(_PACKAGES)]
-    if len(kept) == len(frames) or not kept:
+    if len(kept) == len(frames):
         return
-    shortened = None
+    shortened = None   # no frame kept (a ConversionError): the user's frames come above
     for t in reversed(kept):
         shortened = types.TracebackType(shortened, t.tb_frame, t.tb_lasti, t.tb_lineno)
     error.__traceback__ = shortened

@@ -199,3 +199,37 @@ def test_integer_division_by_zero_and_overflow_are_numpy_s(a, b):
     args = (np.int64(a), np.int64(b), np.int64(1))
     assert lowered_ops(f, *args) >= 2
     check_program(f, args)
+
+
+def test_a_loop_inside_with_and_try_is_lowered_as_it_runs_in_their_subgraph(monkeypatch):
+    # the blocks of `with np.errstate` and `try` run as subgraphs compiled on their own
+    import runtime.codegen as codegen
+    lowered_graphs = []
+
+    def recording(graph):
+        result = lower_scalars(graph)
+        lowered_graphs.append(result)
+        return result
+    monkeypatch.setattr(codegen, "lower_scalars", recording)
+
+    def f(x, n, limit=np.int64(10 ** 18)):
+        step = lambda v: v * 7 + 3              # a closure
+        k, total = np.int64(1), np.int64(0)
+        w = x[1:]                               # a view
+        with np.errstate(divide="ignore"):
+            try:
+                while k < n:
+                    k = step(k)
+                    total = total + k // 5 - k % 3
+                    if total > limit:
+                        total = total - limit
+            except FloatingPointError:
+                total = np.int64(-1)
+        w[0] = total % 100                      # an item write through the view
+        return x, k, total
+
+    for n in (10 ** 6, 2 ** 62, -1):
+        for raising in (False, True):
+            check_program(f, (np.zeros(3, np.int64), np.int64(n)), raising)
+    assert any(e.primitive is scalar_p and e.params["op"] == "multiply"
+               for graph in lowered_graphs for e in graph.all_eqns())

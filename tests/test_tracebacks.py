@@ -1,6 +1,7 @@
 """Short tracebacks: errors raised to the user lose autograph's and runtime's own frames."""
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -56,7 +57,8 @@ def test_a_tracing_error_shows_the_users_and_the_converted_frames_only():
     assert notes.count(NOTE) == 1
     # one note for the user's line: NumPy's name, no second note for the same line
     assert [n for n in notes if "test_tracebacks.py:" in n] == [
-        f"while tracing numpy.matmul (at {__file__}:20 in helper)"]
+        f"while tracing numpy.matmul (at {__file__}:{helper.__code__.co_firstlineno + 1} "
+        f"in helper)"]
 
 
 def test_an_error_when_the_graph_runs_is_shortened_too():
@@ -64,6 +66,19 @@ def test_an_error_when_the_graph_runs_is_shortened_too():
     with pytest.raises(AssertionError, match="the sum must be positive") as caught:
         checked(-np.ones(2))                                 # the staged assert fails
     assert not any(f.startswith(PACKAGES) for f in frames(caught.value))
+    assert NOTE in caught.value.__notes__
+
+
+def test_an_error_raised_by_our_frames_alone_keeps_only_the_users():
+    def suppressed(x):
+        with contextlib.suppress(ZeroDivisionError):   # not convertible around a loop
+            while x.sum() > 0:
+                x = x - 1
+        return x
+
+    with pytest.raises(ag.ConversionError) as caught:
+        ag.convert(suppressed)(np.ones(2))
+    assert frames(caught.value) == [__file__]
     assert NOTE in caught.value.__notes__
 
 

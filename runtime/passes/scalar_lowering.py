@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from ..abstract import AbstractValue
 from ..ir import Eqn, Graph, Literal, Var
 from ..ops.control_flow import cond_p
@@ -107,8 +109,8 @@ class _Rewrite:
 
     def python(self, atom):
         """`atom` as a Python number (unboxed once if needed)."""
-        if type(atom) is Literal:
-            return atom
+        if type(atom) is Literal:   # `k = np.int64(0)` before a loop: a Python 0
+            return Literal(atom.value.item()) if isinstance(atom.value, np.generic) else atom
         weak = self.low.get(atom.id)
         if weak is None:
             weak = self.low[atom.id] = Var(AbstractValue((), atom.aval.dtype, weak=True),
@@ -195,7 +197,7 @@ class _Rewrite:
         params = eqn.params
         carry, cond_consts, body_consts = split_while_operands(params, eqn.inputs)
         n, n_cond = len(carry), len(cond_consts)
-        slots = {i for i, a in enumerate(carry) if type(a) is Var and _candidate(a.aval)}
+        slots = {i for i, a in enumerate(carry) if _candidate(a.aval)}   # a Var or a literal
         cond_in = {n + k for k, a in enumerate(cond_consts) if type(a) is Var and _candidate(a.aval)}
         body_in = {n + k for k, a in enumerate(body_consts) if type(a) is Var and _candidate(a.aval)}
         while True:
