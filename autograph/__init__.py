@@ -9,13 +9,14 @@
 `f` runs as a graph traced once per input signature. The public surface is
 described in the project's API document and the README.
 """
-from runtime import source as _source
-from runtime.errors import AutographError, PathTypeError, TracingError
-from runtime.ops.introspection import dynamic_shape as shape
-from runtime.ops.random import FrozenRandomWarning
-from runtime.ops.py_function import py_function
-from runtime.serialization import SerializationError
-from runtime.variables import Variable
+from . import runtime_package as _runtime_package  # first: binds `autograph_runtime`
+from autograph_runtime import source as _source
+from autograph_runtime.errors import AutographError, PathTypeError, TracingError
+from autograph_runtime.ops.introspection import dynamic_shape as shape
+from autograph_runtime.ops.random import FrozenRandomWarning
+from autograph_runtime.ops.py_function import py_function
+from autograph_runtime.serialization import SerializationError
+from autograph_runtime.variables import Variable
 
 from .checkpoint import Checkpoint, CheckpointMismatchError
 from .conversion import ConversionWarning

@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import TracingError
-from runtime.backend import CPU
+from autograph_runtime import TracingError
+from autograph_runtime.backend import CPU
 
 
 def check_targets(inputs, writes, name: str, labels=None) -> None:

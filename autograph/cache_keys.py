@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from runtime import Tracer
+from autograph_runtime import Tracer
 
 from .specs import TensorSpec
 

@@ -21,7 +21,7 @@ import types
 
 import numpy as np
 
-from runtime.variables import Variable
+from autograph_runtime.variables import Variable
 
 from .function import ConcreteFunction, GraphFunction
 from .saved_files import LoadError, npz_arrays, npz_bytes, parsed, read_folder, write_folder

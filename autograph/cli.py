@@ -27,9 +27,9 @@ import importlib.util
 import os
 import sys
 
-from runtime.native import unsupported_reason
+from autograph_runtime.native import unsupported_reason
 
-from runtime.errors import AutographError
+from autograph_runtime.errors import AutographError
 
 from .call_marks import mark_calls
 from .version import __version__

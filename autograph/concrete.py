@@ -5,17 +5,17 @@ import weakref
 
 import numpy as np
 
-from runtime import AbstractValue, Tracer, TracingError, config, current_builder
-from runtime.codegen import compile_graph
-from runtime.codegen_control import inlines_loops
-from runtime.effects import prune_dead_code
-from runtime.native import compile_native
-from runtime.ops.call import call as call_graph
-from runtime.ops.python_numbers import python_number_output
-from runtime.passes import optimize
-from runtime.tracer_value import write_in_place
-from runtime.tree import flatten
-from runtime.verify import verify
+from autograph_runtime import AbstractValue, Tracer, TracingError, config, current_builder
+from autograph_runtime.codegen import compile_graph
+from autograph_runtime.codegen_control import inlines_loops
+from autograph_runtime.effects import prune_dead_code
+from autograph_runtime.native import compile_native
+from autograph_runtime.ops.call import call as call_graph
+from autograph_runtime.ops.python_numbers import python_number_output
+from autograph_runtime.passes import optimize
+from autograph_runtime.tracer_value import write_in_place
+from autograph_runtime.tree import flatten
+from autograph_runtime.verify import verify
 
 from .argument_writes import check_targets, copy_back
 from .cache_keys import is_array_key

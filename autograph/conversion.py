@@ -30,7 +30,7 @@ import weakref
 import gast
 import numpy as np
 
-from runtime.source import user_stacklevel
+from autograph_runtime.source import user_stacklevel
 
 from . import operators, trace_log
 from .operators.calls import is_do_not_convert

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import threading
 
-from runtime.backend import get_backend
+from autograph_runtime.backend import get_backend
 
 
 class _DeviceState(threading.local):

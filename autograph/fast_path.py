@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from runtime.tree import flatten
+from autograph_runtime.tree import flatten
 
 from .cache_keys import ArrayKey, PyKey
 

@@ -25,14 +25,14 @@ import weakref
 
 import numpy as np
 
-from runtime import AbstractValue, TracingError, config, current_builder
-from runtime.backend import get_backend
-from runtime.ops.random import warn_frozen_draws
-from runtime.ops.effects import may_fail
-from runtime.ops.subgraphs import defer
-from runtime.source import note_original_location, user_stacklevel
-from runtime.tracer import _stack as _tracing   # its `builders`: read on every call
-from runtime.tracing import is_array, trace_to_graph
+from autograph_runtime import AbstractValue, TracingError, config, current_builder
+from autograph_runtime.backend import get_backend
+from autograph_runtime.ops.random import warn_frozen_draws
+from autograph_runtime.ops.effects import may_fail
+from autograph_runtime.ops.subgraphs import defer
+from autograph_runtime.source import note_original_location, user_stacklevel
+from autograph_runtime.tracer import _stack as _tracing   # its `builders`: read on every call
+from autograph_runtime.tracing import is_array, trace_to_graph
 
 from . import trace_log
 from .ahead import ConvertedAhead

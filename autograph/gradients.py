@@ -22,15 +22,15 @@ from __future__ import annotations
 import functools
 import operator
 
-from runtime import Tracer, TracingError, current_builder
-from runtime.autodiff import emit_graph, grad_graph
-from runtime.autodiff.cotangents import as_tracer
-from runtime.autodiff.transform import check_differentiable_input, check_scalar_output
-from runtime.effects import graph_effects
-from runtime.tracing import trace_to_graph
-from runtime.tree import flatten
-from runtime.variable_scope import CreationScope
-from runtime.variables import Variable
+from autograph_runtime import Tracer, TracingError, current_builder
+from autograph_runtime.autodiff import emit_graph, grad_graph
+from autograph_runtime.autodiff.cotangents import as_tracer
+from autograph_runtime.autodiff.transform import check_differentiable_input, check_scalar_output
+from autograph_runtime.effects import graph_effects
+from autograph_runtime.tracing import trace_to_graph
+from autograph_runtime.tree import flatten
+from autograph_runtime.variable_scope import CreationScope
+from autograph_runtime.variables import Variable
 
 from .convert import convert
 from .function import GraphFunction

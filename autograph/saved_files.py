@@ -34,8 +34,8 @@ import zipfile
 
 import numpy as np
 
-from runtime.errors import AutographError
-from runtime.verify import VerificationError
+from autograph_runtime.errors import AutographError
+from autograph_runtime.verify import VerificationError
 
 MANIFEST = "manifest.json"
 # The formats this project writes: only a folder holding one of them is an earlier save.

@@ -18,9 +18,9 @@ import json
 
 import numpy as np
 
-from runtime import AbstractValue, Tracer, current_builder
-from runtime.backend import get_backend
-from runtime.serialization import (
+from autograph_runtime import AbstractValue, Tracer, current_builder
+from autograph_runtime.backend import get_backend
+from autograph_runtime.serialization import (
     SerializationError,
     graph_from_data,
     graph_to_data,
@@ -31,8 +31,8 @@ from runtime.serialization import (
     value_from_data,
     value_to_data,
 )
-from runtime.variables import Variable
-from runtime.verify import verify
+from autograph_runtime.variables import Variable
+from autograph_runtime.verify import verify
 
 from .device import current_device
 from .function import ConcreteFunction, GraphFunction

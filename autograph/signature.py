@@ -15,10 +15,10 @@ import inspect
 
 import numpy as np
 
-from runtime import AbstractValue, Tracer
-from runtime.errors import add_note_once
-from runtime.source import location_note, user_source
-from runtime.tree import flatten, leaf_paths
+from autograph_runtime import AbstractValue, Tracer
+from autograph_runtime.errors import add_note_once
+from autograph_runtime.source import location_note, user_source
+from autograph_runtime.tree import flatten, leaf_paths
 
 from .cache_keys import CacheKey, Structure, leaf_key
 from .specs import TensorSpec

@@ -14,8 +14,8 @@ import re
 
 import numpy as np
 
-from runtime import AbstractValue
-from runtime.abstract import short_dtype
+from autograph_runtime import AbstractValue
+from autograph_runtime.abstract import short_dtype
 
 
 class TensorSpec:

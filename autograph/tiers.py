@@ -204,7 +204,7 @@ def _median_time(fn, sample, budget=0.05) -> float:
 
 
 def _why(error: Exception) -> str:
-    from runtime.native import NativeUnavailable, Unsupported
+    from autograph_runtime.native import NativeUnavailable, Unsupported
     if isinstance(error, (Unsupported, NativeUnavailable)):
         return str(error)
     return f"Numba could not compile it ({type(error).__name__}: {str(error)[:200]})"

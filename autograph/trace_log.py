@@ -31,7 +31,7 @@ import logging
 import os
 import sys
 
-from runtime.tree import leaf_paths
+from autograph_runtime.tree import leaf_paths
 
 from .cache_keys import ObjectKey, PyKey, Structure, is_array_key
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import os
 import types
 
-import runtime
-from runtime.errors import add_note_once
+import autograph_runtime as runtime
+from autograph_runtime.errors import add_note_once
 
 NOTE = ("(autograph hid its own frames from this traceback; "
         "AUTOGRAPH_TRACEBACK_FILTERING=off or ag.set_traceback_filtering(False) shows them)")

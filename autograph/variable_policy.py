@@ -10,7 +10,7 @@ creates variables every time it runs fails there. The rules inside one trace
 """
 from __future__ import annotations
 
-from runtime.variable_scope import CreationScope
+from autograph_runtime.variable_scope import CreationScope
 
 
 class FirstTraceCreates:

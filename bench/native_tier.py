@@ -202,7 +202,7 @@ def background_compile_cost(seconds: float = 2.0) -> str:
     import threading
     import time
 
-    import runtime.config
+    import autograph_runtime as runtime
     args = make_inputs(10, 1)
     cell = ag.convert(lstm_cell, tier="numpy")
     cell(*args)

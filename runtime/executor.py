@@ -12,7 +12,7 @@ user's line. As in compiled graphs, an output that is a constant's or a
 variable's own array is returned as a copy.
 
 >>> import numpy as np
->>> from runtime import GraphBuilder, AbstractValue
+>>> from autograph_runtime import GraphBuilder, AbstractValue
 >>> with GraphBuilder("f") as b:
 ...     x = b.new_input(AbstractValue((2,), np.float64), "x")
 ...     y = np.exp(x) + 1
@@ -45,7 +45,7 @@ class Executor:
     """Runs `graph` (and its subgraphs) on `backend`, equation by equation.
 
     >>> import numpy as np
-    >>> from runtime import AbstractValue, GraphBuilder, while_loop
+    >>> from autograph_runtime import AbstractValue, GraphBuilder, while_loop
     >>> with GraphBuilder("halve") as b:
     ...     x = b.new_input(AbstractValue((), np.float64), "x")
     ...     y = while_loop(lambda v: v > 1, lambda v: v / 2, x)

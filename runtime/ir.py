@@ -7,7 +7,7 @@ bodies as `Graph`s in `Eqn.params`. Every `Var` is assigned once.
 >>> import numpy as np
 >>> x = Var(AbstractValue((3,), np.float32), "x")
 >>> y = Var(AbstractValue((3,), np.float32), "y")
->>> from runtime.ops.elementwise import ufunc_primitive
+>>> from autograph_runtime.ops.elementwise import ufunc_primitive
 >>> g = Graph("double", [x], [Eqn(ufunc_primitive(np.multiply), [x, Literal(2)], {}, [y])], [y])
 >>> print(g)
 graph double(x:f32[3]) {

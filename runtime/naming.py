@@ -24,7 +24,7 @@ Naming happens only inside `variable_names()` (graph functions trace in it),
 and only in frames below the one that entered it.
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> def scale(x):
 ...     h = np.tanh(x) * 2.0
 ...     return h + 1.0

@@ -11,7 +11,7 @@ primitive's `primitives.save_rules` entry refuses what cannot be saved
 graphs saved by older versions (a `while_loop`'s operand counts).
 
 >>> import numpy as np
->>> from runtime import GraphBuilder, AbstractValue
+>>> from autograph_runtime import GraphBuilder, AbstractValue
 >>> with GraphBuilder("f") as b:
 ...     x = b.new_input(AbstractValue((None, 3), np.float32), "x")
 ...     y = (x * 2).sum(axis=1)

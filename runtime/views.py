@@ -15,7 +15,7 @@ live view of it (held by weak references) is derived again from its new value,
 so every name bound to any of them sees the change.
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("h") as b:
 ...     x = b.new_input(AbstractValue((3,), np.int64), "x")
 ...     y = x[1:]

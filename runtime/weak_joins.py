@@ -22,7 +22,7 @@ joined Var it comes from), and:
 A branch or loop that joins a Python number with a NumPy dtype that cannot absorb
 it (`0.5` with int8), or two NumPy dtypes, is a `PathTypeError` too.
 
->>> from runtime.abstract import AbstractValue
+>>> from autograph_runtime.abstract import AbstractValue
 >>> exact_literal(0.5, AbstractValue((), "float32"), "q")
 >>> try:
 ...     exact_literal(0.1, AbstractValue((), "float32"), "q")

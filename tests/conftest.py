@@ -7,7 +7,8 @@ import sys
 from hypothesis import settings
 
 import autograph.tiers
-import runtime.config
+import autograph_runtime.config
+import autograph_runtime as runtime
 
 sys.path.insert(0, os.path.dirname(__file__))
 runtime.config.verify_graphs = True  # every graph traced in the tests passes the verifier

@@ -2,8 +2,8 @@
 abstract values, `run` compiles a graph for the CPU and calls it."""
 from __future__ import annotations
 
-import runtime
-from runtime import GraphBuilder
+import autograph_runtime as runtime
+from autograph_runtime import GraphBuilder
 
 
 def build(fn, *avals, names="xyz"):

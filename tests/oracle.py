@@ -36,9 +36,9 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime.executor import Executor
-from runtime.tree import flatten
-from runtime.verify import verify
+from autograph_runtime.executor import Executor
+from autograph_runtime.tree import flatten
+from autograph_runtime.verify import verify
 
 ARRAYS = (np.ndarray, np.generic)
 

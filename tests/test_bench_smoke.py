@@ -45,7 +45,7 @@ NATIVE_WORKLOADS = ["collatz_27", "lstm_cell_10u", "lstm_loop_100_steps", "lstm_
 
 def test_native_tier_quick():
     import pytest
-    from runtime import native
+    from autograph_runtime import native
     if not native.available():
         pytest.skip("Numba is not installed (the native tier's extra)")
     proc = subprocess.run(

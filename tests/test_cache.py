@@ -18,7 +18,7 @@ import autograph as ag
 from autograph import conversion
 from autograph.cache_keys import ArrayKey, PyKey
 from autograph.trace_cache import MAX_ENTRIES
-from runtime import gpu_available
+from autograph_runtime import gpu_available
 
 
 def check(f, *args, **kwargs):

@@ -9,7 +9,7 @@ shares one read-only snapshot of it; an array nobody can write is not copied.
 import numpy as np
 
 import autograph as ag
-from runtime.tracer import captured_value
+from autograph_runtime.tracer import captured_value
 
 
 def consts(f):
@@ -79,7 +79,7 @@ def test_the_snapshot_registry_holds_nothing_alive():
     import gc
     import weakref
 
-    from runtime import tracer
+    from autograph_runtime import tracer
     w = np.ones(3)
     snapshot = captured_value(w)
     ref = weakref.ref(snapshot)

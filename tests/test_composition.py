@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime import cond, while_loop
-from runtime.verify import verify
+from autograph_runtime import cond, while_loop
+from autograph_runtime.verify import verify
 
 
 def dense(x, w, b):

@@ -215,7 +215,7 @@ def test_gradient_refused_through_a_python_float_and_kept_through_int():
 
 def test_no_ptp_method_as_numpy_2():
     """The methods are the installed NumPy's: NumPy 2 removed `ndarray.ptp`."""
-    from runtime import Tracer
+    from autograph_runtime import Tracer
     assert hasattr(Tracer, "ptp") == hasattr(np.ndarray, "ptp")
 
 

@@ -32,7 +32,7 @@ from corpus import all_cases
 
 import autograph as ag
 from autograph.conversion import convert_function
-from runtime.tree import flatten
+from autograph_runtime.tree import flatten
 
 ARRAYS = (np.ndarray, np.generic)
 CASES = list(all_cases())

@@ -6,7 +6,7 @@ import pkgutil
 import pytest
 
 import autograph
-import runtime
+import autograph_runtime as runtime
 
 
 def _modules():

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from runtime import AbstractValue, GraphBuilder, compile_graph, get_backend
-from runtime.executor import Executor
-from runtime.variables import Variable
+from autograph_runtime import AbstractValue, GraphBuilder, compile_graph, get_backend
+from autograph_runtime.executor import Executor
+from autograph_runtime.variables import Variable
 
 
 def graph_returning_storage(variable, constant):
@@ -60,7 +60,7 @@ class Recorder(Executor):
 
 def loop_with_branch():
     """`while i < n: i += 1; x = exp(x) if i % 2 == 1 else -x`, with n an input."""
-    from runtime import cond, while_loop
+    from autograph_runtime import cond, while_loop
     with GraphBuilder("f") as builder:
         n = builder.new_input(AbstractValue((), np.int64), "n")
         x = builder.new_input(AbstractValue((2,), np.float64), "x")
@@ -88,7 +88,7 @@ def test_a_subclass_sees_each_equation_inside_loops_and_the_taken_branch():
 
 def test_an_error_inside_a_loop_names_the_body():
     with GraphBuilder("g") as builder:
-        from runtime import while_loop
+        from autograph_runtime import while_loop
         n = builder.new_input(AbstractValue((), np.int64), "n")
         x = builder.new_input(AbstractValue((None,), np.float64), "x")
         _, y = while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, s[1] + s[1][3]), (0, x))

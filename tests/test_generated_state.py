@@ -40,10 +40,10 @@ from hypothesis import strategies as st
 import autograph as ag
 from autograph.conversion import to_code
 from autograph.function import RetracingWarning
-from runtime.backend import CPU
-from runtime.codegen import compile_graph
-from runtime.effects import control_dependencies, effects_of
-from runtime.ir import Eqn, Graph, Var
+from autograph_runtime.backend import CPU
+from autograph_runtime.codegen import compile_graph
+from autograph_runtime.effects import control_dependencies, effects_of
+from autograph_runtime.ir import Eqn, Graph, Var
 
 sys.path.insert(0, os.path.dirname(__file__))
 from generated_settings import SETTINGS  # noqa: E402

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 import autograph as ag
-import runtime
-from runtime.backend import gpu_available
+import autograph_runtime as runtime
+from autograph_runtime.backend import gpu_available
 
 needs_gpu = pytest.mark.skipif(not gpu_available(),
                                reason="CuPy cannot see a GPU on this machine")

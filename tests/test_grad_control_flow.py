@@ -10,7 +10,7 @@ import pytest
 from gradcheck import check_grad, numerical_grad
 
 import autograph as ag
-from runtime.autodiff.stack import stack_pop_p, stack_push_p
+from autograph_runtime.autodiff.stack import stack_pop_p, stack_push_p
 
 X = np.array([0.3, -0.7, 1.1])
 

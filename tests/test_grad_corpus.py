@@ -21,7 +21,7 @@ from corpus import all_cases
 from gradcheck import float_positions, numerical_grad
 
 from autograph.gradients import grad
-from runtime.tree import flatten
+from autograph_runtime.tree import flatten
 
 
 def _float_leaves(value) -> list:

@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import autograph as ag
-from runtime import primitives
-from runtime.autodiff import linearize_rules
-from runtime.autodiff.cotangents import reshape_like_p, sum_to_shape_p
-from runtime.autodiff.rules_indexing import scatter_add_p
-from runtime.tracer import Tracer, bind
+from autograph_runtime import primitives
+from autograph_runtime.autodiff import linearize_rules
+from autograph_runtime.autodiff.cotangents import reshape_like_p, sum_to_shape_p
+from autograph_runtime.autodiff.rules_indexing import scatter_add_p
+from autograph_runtime.tracer import Tracer, bind
 
 rng = np.random.default_rng(0)
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime import cond, while_loop
-from runtime.verify import verify
+from autograph_runtime import cond, while_loop
+from autograph_runtime.verify import verify
 
 F32 = np.float32
 

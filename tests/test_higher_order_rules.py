@@ -5,10 +5,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from runtime import AbstractValue, GraphBuilder, compile_graph, get_backend, primitives, while_loop
-from runtime.ops.while_primitive import while_p
-from runtime.serialization import graph_from_data, graph_to_data
-from runtime.verify import verify
+from autograph_runtime import AbstractValue, GraphBuilder, compile_graph, get_backend, primitives, while_loop
+from autograph_runtime.ops.while_primitive import while_p
+from autograph_runtime.serialization import graph_from_data, graph_to_data
+from autograph_runtime.verify import verify
 
 RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
 

@@ -484,9 +484,9 @@ def test_an_attribute_holding_a_traced_array_is_written_through():
 ], ids=["1d", "2d-index", "pairs"])
 def test_the_cupy_kernel_writes_the_last_of_repeated_indices_as_numpy(index):
     """Run here with NumPy as `xp`: the override must agree with NumPy's own setitem."""
-    from runtime.backend import CUPY_OVERRIDES
-    from runtime.ops.indexing import _template
-    from runtime.ops.updates import index_update_p
+    from autograph_runtime.backend import CUPY_OVERRIDES
+    from autograph_runtime.ops.indexing import _template
+    from autograph_runtime.ops.updates import index_update_p
 
     rng = np.random.default_rng(0)
     x = rng.uniform(size=(4, 3))

@@ -63,7 +63,8 @@ def test_runtime_modules_import_each_other_at_module_level():
             if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             for node in ast.walk(function):
-                if isinstance(node, ast.ImportFrom) and (node.level or node.module == "runtime"):
+                if isinstance(node, ast.ImportFrom) and (
+                        node.level or node.module in ("runtime", "autograph_runtime")):
                     deferred.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not deferred, f"function-level imports of runtime modules: {deferred}"
 
@@ -72,7 +73,7 @@ def test_converters_and_pyct_import_no_runtime():
     offenders = [str(p.relative_to(ROOT))
                  for folder in ("autograph/converters", "autograph/pyct")
                  for p in sorted((ROOT / folder).rglob("*.py"))
-                 if "runtime" in _imported(p)]
+                 if "autograph_runtime" in _imported(p)]
     assert not offenders, f"converter modules importing runtime: {offenders}"
 
 
@@ -83,7 +84,8 @@ def test_converters_and_pyct_load_without_runtime():
               "sys.modules['autograph'].__path__ = ['autograph']\n"
               f"for name in {_modules('autograph/pyct') + _modules('autograph/converters')!r}:\n"
               "    importlib.import_module(name)\n"
-              "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'runtime')\n"
+              "loaded = sorted(m for m in sys.modules\n"
+              "                if m.split('.')[0] in ('runtime', 'autograph_runtime'))\n"
               "assert not loaded, loaded\n")
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                             text=True, env={"PYTHONPATH": str(ROOT), "PATH": ""})
@@ -93,7 +95,7 @@ def test_converters_and_pyct_load_without_runtime():
 def test_runtime_control_flow_only_stages():
     """Python on concrete predicates is the converter's rule; the runtime stages, or refuses."""
     import autograph as ag
-    import runtime
+    import autograph_runtime as runtime
     with pytest.raises(runtime.TracingError, match="stages into a graph being traced"):
         runtime.cond(True, lambda: 1, lambda: 2)
     with pytest.raises(runtime.TracingError, match="stages into a graph being traced"):
@@ -108,7 +110,7 @@ def test_one_library_predicate():
     """The stdlib, installed packages, NumPy, both packages and graph code are library code."""
     import autograph as ag
     from autograph.operators.calls import is_convertible_file
-    from runtime.source import is_library_file, is_user_file
+    from autograph_runtime.source import is_library_file, is_user_file
     for library in (json.__file__, np.__file__, pytest.__file__, ag.__file__,
                     is_library_file.__code__.co_filename, "<graph f #3>",
                     "<frozen importlib._bootstrap>"):

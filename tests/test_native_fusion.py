@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime import native
+from autograph_runtime import native
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="Numba is not installed (the native tier's extra)")

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime import native
+from autograph_runtime import native
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="Numba is not installed (the native tier's extra)")
@@ -146,7 +146,7 @@ def test_underflow_follows_the_callers_errstate():
 def test_numpys_tanh_is_cheaper_than_the_loop_on_large_arrays():
     """The threshold rows exist and order as measured: tanh first, then exp, then
     arithmetic alone."""
-    from runtime.native import numpy_kernels as nk
+    from autograph_runtime.native import numpy_kernels as nk
     assert nk.VECTORIZED["tanh"] <= nk.VECTORIZED["exp"] <= nk.ARITHMETIC_FROM
 
 

@@ -19,7 +19,7 @@ from test_corpus import CASES, _params, _run, assert_graph_matches
 from test_tiers import scalar_loop
 
 import autograph as ag
-from runtime import native
+from autograph_runtime import native
 
 pytestmark = pytest.mark.skipif(not native.available(),
                                 reason="Numba is not installed (the native tier's extra)")
@@ -210,8 +210,8 @@ def _sigmoid_tanh(x):
 
 
 CACHE_SCRIPT = """
-import sys, numpy as np, autograph as ag, runtime.config
-runtime.config.native_cache_dir = sys.argv[1]
+import sys, numpy as np, autograph as ag, autograph_runtime.config
+autograph_runtime.config.native_cache_dir = sys.argv[1]
 
 def f(x, n):
     for i in range(n):

@@ -250,5 +250,5 @@ def test_graphs_with_these_primitives_save_and_load(tmp_path):
 
 
 def _leaves(tree):
-    from runtime.tree import flatten
+    from autograph_runtime.tree import flatten
     return flatten(tree)[0]

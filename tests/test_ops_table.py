@@ -21,13 +21,13 @@ from test_ops_table_numbers import NUMBERS_ROWS
 from test_ops_table_ufuncs import OPERATOR_ROWS, UFUNC_ROWS
 
 import autograph as ag
-import runtime
-from runtime import primitives
-from runtime.autodiff import stack
-from runtime.autodiff.cotangents import reshape_like_p, sum_to_shape_p
-from runtime.autodiff.rules_indexing import scatter_add_p
-from runtime.executor import Executor
-from runtime.ops import effects
+import autograph_runtime as runtime
+from autograph_runtime import primitives
+from autograph_runtime.autodiff import stack
+from autograph_runtime.autodiff.cotangents import reshape_like_p, sum_to_shape_p
+from autograph_runtime.autodiff.rules_indexing import scatter_add_p
+from autograph_runtime.executor import Executor
+from autograph_runtime.ops import effects
 
 def Row(*args, dtypes=ALL_DTYPES, **kwargs):   # noqa: N802 - oracle.Row over every dtype
     return oracle.Row(*args, dtypes=dtypes, **kwargs)

@@ -14,8 +14,8 @@ import pytest
 from oracle import DTYPES, A, Row, S, cases, check_row
 
 import autograph as ag
-import runtime
-from runtime.autodiff.rules_building import diagonal_scatter_p
+import autograph_runtime as runtime
+from autograph_runtime.autodiff.rules_building import diagonal_scatter_p
 
 ALL = DTYPES + ("int8", "uint8", "complex128")
 X, V, X3 = A((2, 3)), A((3,)), A((2, 3, 4))

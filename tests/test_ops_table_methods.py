@@ -21,7 +21,7 @@ from gradcheck import check_grad
 from oracle import DTYPES, A, Row, S, cases, check_row
 
 import autograph as ag
-from runtime.ops.python_calls import python_call
+from autograph_runtime.ops.python_calls import python_call
 
 ALL = DTYPES + ("int8", "uint8", "complex128")
 REAL = ("float32", "float64", "int32", "int64", "bool", "int8", "uint8")

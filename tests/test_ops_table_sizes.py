@@ -16,7 +16,7 @@ import pytest
 from oracle import A, Row, S, cases, check_row
 
 import autograph as ag
-from runtime.ops.staged_calls import call
+from autograph_runtime.ops.staged_calls import call
 
 ALL = ("bool", "int8", "uint8", "int32", "int64", "float32", "float64", "complex128")
 INTS = ("int8", "uint8", "int32", "int64")

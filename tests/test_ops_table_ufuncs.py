@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from oracle import ALL_DTYPES, A, Row, S, cases, check_row
 
-from runtime.ops.elementwise import ELEMENTWISE_UFUNCS
+from autograph_runtime.ops.elementwise import ELEMENTWISE_UFUNCS
 
 NONZERO = dict(lo=1, hi=4, signed=True)
 # ufunc name -> keyword arguments of `A` for each operand.

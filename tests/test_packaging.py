@@ -1,11 +1,15 @@
 """What the package says about itself: its version, its exported errors, its type marker."""
 from __future__ import annotations
 
+import configparser
 import importlib.metadata
+import os
 import pathlib
 import pickle
+import shutil
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -51,3 +55,68 @@ def test_errors_print_as_autographs(tmp_path):
         if isinstance(obj, type) and issubclass(obj, (Exception, Warning)):
             assert obj.__module__ == "autograph"
             assert pickle.loads(pickle.dumps(obj("x"))).args == ("x",)
+
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+USE = ("import sys, numpy as np, autograph as ag\n"
+       "def f(x):\n"
+       "    while x.sum() < 10:\n"
+       "        x = x * 2\n"
+       "    return x\n"
+       "print(ag.convert(f)(np.ones(2)), 'runtime' in sys.modules,\n"
+       "      sys.modules['autograph_runtime'].__file__)\n")
+
+
+def _run_beside_a_user_runtime(folder: pathlib.Path, env: dict | None = None) -> list[str]:
+    (folder / "runtime.py").write_text("raise ImportError('the user runtime.py was imported')\n")
+    (folder / "use.py").write_text(USE)
+    run = subprocess.run([sys.executable, "use.py"], cwd=folder, capture_output=True,
+                         text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.split()
+
+
+def test_setup_cfg_installs_every_package():
+    """The runtime's folders install under `autograph_runtime`, none left out."""
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg")
+    listed = config["options"]["packages"].split()
+    found = [".".join(("autograph_runtime" if p.parts[0] == "runtime" else p.parts[0],)
+                      + p.parts[1:-1])
+             for folder in ("autograph", "runtime")
+             for p in (i.relative_to(ROOT) for i in (ROOT / folder).rglob("__init__.py"))]
+    assert sorted(listed) == sorted(found)
+    assert config["options"]["package_dir"].split() == ["autograph_runtime", "=", "runtime"]
+
+
+def test_a_runtime_py_in_the_working_directory_is_not_imported(tmp_path):
+    printed = _run_beside_a_user_runtime(tmp_path)
+    assert printed[:3] == ["[8.", "8.]", "False"]
+    assert pathlib.Path(printed[3]) == ROOT / "runtime" / "__init__.py"
+
+
+def test_the_wheel_holds_autograph_runtime_and_no_runtime(tmp_path):
+    """Built as `pip install .` builds it (PyPI reachable for the build's setuptools),
+    from a copy of the sources (a build writes `build/` beside them), and unpacked on
+    `PYTHONPATH`: the installed layout imports beside a user's runtime.py."""
+    source = tmp_path / "source"
+    for name in ("autograph", "runtime"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("setup.cfg", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                            "-w", str(tmp_path / "dist"), str(source)],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    [wheel] = (tmp_path / "dist").glob("*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        archive.extractall(site)
+    assert "autograph_runtime/tracer.py" in names and "autograph/py.typed" in names
+    assert not [n for n in names if n.startswith("runtime/")]
+    work = tmp_path / "work"
+    work.mkdir()
+    printed = _run_beside_a_user_runtime(work, env=dict(os.environ, PYTHONPATH=str(site)))
+    assert printed[:3] == ["[8.", "8.]", "False"]
+    assert pathlib.Path(printed[3]) == site / "autograph_runtime" / "__init__.py"

@@ -7,9 +7,9 @@ import re
 import numpy as np
 import pytest
 
-import runtime
-from runtime import AbstractValue
-from runtime import codegen
+import autograph_runtime as runtime
+from autograph_runtime import AbstractValue
+from autograph_runtime import codegen
 from hand_graphs import build
 
 N = codegen.REUSE_MIN_SIZE

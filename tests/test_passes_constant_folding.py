@@ -7,14 +7,14 @@ import warnings
 import numpy as np
 import pytest
 
-import runtime
-from runtime import AbstractValue, GraphBuilder
-from runtime.ir import Literal
-from runtime.ops.effects import print_
-from runtime.ops.elementwise import ufunc_primitive as ufunc
-from runtime.passes.constant_folding import MAX_BYTES, constant_folding
-from runtime.tracer import bind
-from runtime.verify import verify
+import autograph_runtime as runtime
+from autograph_runtime import AbstractValue, GraphBuilder
+from autograph_runtime.ir import Literal
+from autograph_runtime.ops.effects import print_
+from autograph_runtime.ops.elementwise import ufunc_primitive as ufunc
+from autograph_runtime.passes.constant_folding import MAX_BYTES, constant_folding
+from autograph_runtime.tracer import bind
+from autograph_runtime.verify import verify
 from hand_graphs import build, run
 
 

@@ -7,7 +7,7 @@ import pytest
 from test_corpus import CASES, _run, assert_exactly, assert_graph_matches
 
 import autograph as ag
-import runtime
+import autograph_runtime as runtime
 
 
 def _params():

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import numpy as np
 
-import runtime
-from runtime import AbstractValue
-from runtime.effects import prune_dead_code
-from runtime.passes.cse import cse
-from runtime.tracer import bind
-from runtime.ops.effects import print_
-from runtime.ops.elementwise import ufunc_primitive
-from runtime.verify import verify
+import autograph_runtime as runtime
+from autograph_runtime import AbstractValue
+from autograph_runtime.effects import prune_dead_code
+from autograph_runtime.passes.cse import cse
+from autograph_runtime.tracer import bind
+from autograph_runtime.ops.effects import print_
+from autograph_runtime.ops.elementwise import ufunc_primitive
+from autograph_runtime.verify import verify
 from hand_graphs import build, run
 
 

@@ -6,11 +6,11 @@ import warnings
 import numpy as np
 import pytest
 
-import runtime
-from runtime import AbstractValue, GraphBuilder
-from runtime.ops.effects import print_
-from runtime.passes.licm import HOISTABLE, licm
-from runtime.verify import verify
+import autograph_runtime as runtime
+from autograph_runtime import AbstractValue, GraphBuilder
+from autograph_runtime.ops.effects import print_
+from autograph_runtime.passes.licm import HOISTABLE, licm
+from autograph_runtime.verify import verify
 from hand_graphs import run
 
 

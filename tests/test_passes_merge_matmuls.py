@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import runtime
-from runtime import AbstractValue
-from runtime.effects import prune_dead_code
-from runtime.passes.merge_matmuls import merge_matmuls
-from runtime.verify import verify
+import autograph_runtime as runtime
+from autograph_runtime import AbstractValue
+from autograph_runtime.effects import prune_dead_code
+from autograph_runtime.passes.merge_matmuls import merge_matmuls
+from autograph_runtime.verify import verify
 from hand_graphs import build, run
 
 

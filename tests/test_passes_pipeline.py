@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 
 import autograph as ag
-import runtime.config
-from runtime import AbstractValue, GraphBuilder
-from runtime import passes
-from runtime.ir import Graph
-from runtime.tracer import bind
-from runtime.ops.elementwise import ufunc_primitive
-from runtime.verify import VerificationError
+import autograph_runtime.config
+import autograph_runtime as runtime
+from autograph_runtime import AbstractValue, GraphBuilder
+from autograph_runtime import passes
+from autograph_runtime.ir import Graph
+from autograph_runtime.tracer import bind
+from autograph_runtime.ops.elementwise import ufunc_primitive
+from autograph_runtime.verify import VerificationError
 
 
 def f(x):

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime import AbstractValue, GraphBuilder, native, primitives
-from runtime.passes import optimize
-from runtime.ops.reductions import sum_p
-from runtime.passes.short_sums import SHORT, short_sum_p, short_sums
+from autograph_runtime import AbstractValue, GraphBuilder, native, primitives
+from autograph_runtime.passes import optimize
+from autograph_runtime.ops.reductions import sum_p
+from autograph_runtime.passes.short_sums import SHORT, short_sum_p, short_sums
 
 
 def _awkward(rng, shape, dtype):
@@ -113,7 +113,7 @@ def test_a_converted_function_sums_short_axes_as_eager_numpy(tier):
 
 
 def test_its_gradient_is_a_sums():
-    import runtime.autodiff  # noqa: F401 - fills the rules of `sum`
+    import autograph_runtime.autodiff  # noqa: F401 - fills the rules of `sum`
     with GraphBuilder("f") as builder:
         x = builder.new_input(AbstractValue((6, 2), np.float64), "x")
         g = builder.new_input(AbstractValue((6,), np.float64), "g")

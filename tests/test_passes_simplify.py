@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from oracle import ALL_DTYPES
 
-import runtime
-from runtime import AbstractValue, GraphBuilder
-from runtime.passes.simplify import RULES, simplify
-from runtime.verify import verify
+import autograph_runtime as runtime
+from autograph_runtime import AbstractValue, GraphBuilder
+from autograph_runtime.passes.simplify import RULES, simplify
+from autograph_runtime.verify import verify
 from hand_graphs import run
 
 DTYPES = ALL_DTYPES + ("float16", "uint64", "complex64")

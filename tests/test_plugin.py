@@ -5,8 +5,8 @@ import textwrap
 
 import pytest
 
-from runtime import native
-from runtime.backend import gpu_available
+from autograph_runtime import native
+from autograph_runtime.backend import gpu_available
 
 pytest_plugins = ["pytester"]
 

@@ -11,7 +11,7 @@ from autograph.testing import (
 )
 from autograph.testing.backends import to_host
 from autograph.testing.compare import differences
-from runtime.backend import gpu_available
+from autograph_runtime.backend import gpu_available
 
 
 def report_of(fn, *args, **kwargs) -> str:

@@ -27,7 +27,7 @@ import pytest
 import autograph as ag
 from autograph.conversion import convert_function
 from autograph.testing.equivalence import BackendCheck, Call
-from runtime.tree import flatten
+from autograph_runtime.tree import flatten
 
 sys.path.insert(0, os.path.dirname(__file__))
 from gradcheck import numerical_grad  # noqa: E402

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime.ops.random import FrozenRandomWarning
+from autograph_runtime.ops.random import FrozenRandomWarning
 
 
 def same_draws(fn, *args, calls=3, seed=0, make_rng=None):

@@ -12,7 +12,7 @@ import pytest
 from gradcheck import check_grad
 
 import autograph as ag
-from runtime.ops.staged_calls import call
+from autograph_runtime.ops.staged_calls import call
 
 
 def same(fn, *args):

@@ -369,7 +369,7 @@ def test_every_corpus_function_survives_save_and_load(fn, arg_tuples, tmp_path, 
         for args in arg_tuples:
             f(*args)
     assert printed == capsys.readouterr().out
-    from runtime.tree import flatten
+    from autograph_runtime.tree import flatten
     for e, g in zip(expected, got):
         e_leaves, e_tree = flatten(e)
         g_leaves, g_tree = flatten(g)

@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import autograph as ag
-from runtime.ops.machine_scalars import scalar_p
-from runtime.passes.scalar_lowering import lower_scalars
-from runtime.verify import verify
+from autograph_runtime.ops.machine_scalars import scalar_p
+from autograph_runtime.passes.scalar_lowering import lower_scalars
+from autograph_runtime.verify import verify
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 from demo import collatz  # noqa: E402 - the README's Collatz
@@ -203,7 +203,7 @@ def test_integer_division_by_zero_and_overflow_are_numpy_s(a, b):
 
 def test_a_loop_inside_with_and_try_is_lowered_as_it_runs_in_their_subgraph(monkeypatch):
     # the blocks of `with np.errstate` and `try` run as subgraphs compiled on their own
-    import runtime.codegen as codegen
+    import autograph_runtime.codegen as codegen
     lowered_graphs = []
 
     def recording(graph):

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from oracle import assert_type_fits, quiet
 
-from runtime import AbstractValue, GraphBuilder
-from runtime.abstract import broadcast_shapes
+from autograph_runtime import AbstractValue, GraphBuilder
+from autograph_runtime.abstract import broadcast_shapes
 
 SETTINGS = settings(max_examples=150, deadline=None)
 DTYPES = st.sampled_from(["float32", "int32", "bool"])

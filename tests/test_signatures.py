@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime.verify import verify
+from autograph_runtime.verify import verify
 
 BATCH_SPEC = ag.TensorSpec((None, 5), np.float32)
 

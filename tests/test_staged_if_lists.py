@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime import TracingError
-from runtime.errors import PathTypeError
+from autograph_runtime import TracingError
+from autograph_runtime.errors import PathTypeError
 
 
 def brief_example(x):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime import TracingError
+from autograph_runtime import TracingError
 
 
 def squares(n):

@@ -8,8 +8,8 @@ import threading
 import numpy as np
 
 import autograph as ag
-import runtime
-from runtime import AbstractValue, GraphBuilder
+import autograph_runtime as runtime
+from autograph_runtime import AbstractValue, GraphBuilder
 
 N_THREADS = 8
 

@@ -14,7 +14,7 @@ import autograph as ag
 from autograph.tracebacks import NOTE
 
 PACKAGES = tuple(os.path.dirname(m.__file__) + os.sep
-                 for m in (ag, sys.modules["runtime"]))
+                 for m in (ag, sys.modules["autograph_runtime"]))
 
 
 def helper(x, w):

@@ -17,11 +17,11 @@ import warnings
 import numpy as np
 
 import autograph as ag
-from runtime import GraphBuilder
-from runtime.abstract import AbstractValue
-from runtime.ir import Var
-from runtime.naming import code_facts, variable_names
-from runtime.printing import Namer
+from autograph_runtime import GraphBuilder
+from autograph_runtime.abstract import AbstractValue
+from autograph_runtime.ir import Var
+from autograph_runtime.naming import code_facts, variable_names
+from autograph_runtime.printing import Namer
 
 
 def unrolled(steps):

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime.backend import gpu_available
+from autograph_runtime.backend import gpu_available
 from test_threads import N_THREADS, run_threads
 
 STEPS = 2_000

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime.effects import control_dependencies, prune_dead_code
+from autograph_runtime.effects import control_dependencies, prune_dead_code
 
 
 def run_both(make_state, body, *calls):

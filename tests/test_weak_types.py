@@ -16,13 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import autograph as ag
-import runtime
-from runtime.executor import Executor
-from runtime.verify import verify
+import autograph_runtime as runtime
+from autograph_runtime.executor import Executor
+from autograph_runtime.verify import verify
 from autograph.testing.compare import differences
-from runtime import AbstractValue, GraphBuilder, while_loop
-from runtime.abstract import join_weak, python_aval
-from runtime.serialization import type_from_text, type_to_text
+from autograph_runtime import AbstractValue, GraphBuilder, while_loop
+from autograph_runtime.abstract import join_weak, python_aval
+from autograph_runtime.serialization import type_from_text, type_to_text
 
 
 def outcome(fn, *args):

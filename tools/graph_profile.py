@@ -21,8 +21,8 @@ import numpy as np
 from autograph.cli import UsageError, load_function
 from autograph.function import GraphFunction
 from autograph.specs import TensorSpec, parse_spec
-from runtime.backend import CPU
-from runtime.executor import Executor
+from autograph_runtime.backend import CPU
+from autograph_runtime.executor import Executor
 
 
 class TimingExecutor(Executor):

@@ -37,9 +37,9 @@ import numpy as np
 
 import autograph as ag
 import autograph.operators  # noqa: F401  (fills staged_elsewhere)
-import runtime.ops  # noqa: F401  (fills the registries)
-from runtime import dispatch
-from runtime.tracer_value import Tracer
+import autograph_runtime.ops  # noqa: F401  (fills the registries)
+from autograph_runtime import dispatch
+from autograph_runtime.tracer_value import Tracer
 
 NAMESPACES = (np, np.linalg, np.fft, np.random)
 DOC = Path(__file__).resolve().parent.parent / "docs" / "numpy.md"

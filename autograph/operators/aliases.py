@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import threading
 
-from runtime import Tracer, TracingError
-from runtime.views import follows
-from runtime.source import location_note, user_source
+from autograph_runtime import Tracer, TracingError
+from autograph_runtime.views import follows
+from autograph_runtime.source import location_note, user_source
 
 from .staging import in_staged_block
 

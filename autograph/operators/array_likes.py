@@ -27,13 +27,13 @@ import operator
 
 import numpy as np
 
-from runtime import Tracer
-from runtime.dispatch import unsupported
-from runtime.abstract import AbstractValue
-from runtime.ops.building import index_concatenate
-from runtime.ops.more_functions import NOT_DISPATCHED
-from runtime.ops.python_numbers import convert_weak
-from runtime.ops.shape_ops import as_layout
+from autograph_runtime import Tracer
+from autograph_runtime.dispatch import unsupported
+from autograph_runtime.abstract import AbstractValue
+from autograph_runtime.ops.building import index_concatenate
+from autograph_runtime.ops.more_functions import NOT_DISPATCHED
+from autograph_runtime.ops.python_numbers import convert_weak
+from autograph_runtime.ops.shape_ops import as_layout
 
 
 def holds_traced(value) -> bool:

@@ -17,10 +17,10 @@ import re
 
 import numpy as np
 
-from runtime import Tracer, TracingError, current_builder
-from runtime.ops.updates import index_update
-from runtime.tracer_value import write_in_place
-from runtime.source import location_note, user_source
+from autograph_runtime import Tracer, TracingError, current_builder
+from autograph_runtime.ops.updates import index_update
+from autograph_runtime.tracer_value import write_in_place
+from autograph_runtime.source import location_note, user_source
 
 from .aliases import alias_error, note_written, traced_aliases
 from .in_place import shares_memory, user_frame, user_locals

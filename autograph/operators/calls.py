@@ -20,11 +20,11 @@ import types
 
 import numpy as np
 
-from runtime import TracingError, Tracer, current_builder
-from runtime.ops.comparisons import isscalar as traced_isscalar
-from runtime.ops.errstate import errstate
-from runtime.ops.staged_calls import staged_call
-from runtime.source import is_library_file
+from autograph_runtime import TracingError, Tracer, current_builder
+from autograph_runtime.ops.comparisons import isscalar as traced_isscalar
+from autograph_runtime.ops.errstate import errstate
+from autograph_runtime.ops.staged_calls import staged_call
+from autograph_runtime.source import is_library_file
 
 from .array_likes import construct, with_arrays
 from .conversions import conversion_call, type_query

@@ -45,10 +45,10 @@ import threading
 
 import numpy as np
 
-from runtime import Tracer, TracingError, current_builder, views
-from runtime.errors import AutographError
-from runtime.source import is_library_file, location_note, user_source
-from runtime.tree import flatten
+from autograph_runtime import Tracer, TracingError, current_builder, views
+from autograph_runtime.errors import AutographError
+from autograph_runtime.source import is_library_file, location_note, user_source
+from autograph_runtime.tree import flatten
 
 from ..pyct.errors import ConversionError
 from .containers import (

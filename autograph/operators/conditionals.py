@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-import runtime
-from runtime import Tracer, TracingError, current_builder
-from runtime.ops.python_numbers import weak_constant
-from runtime.ops.subgraphs import stand_in
-from runtime.source import location_note, user_source
-from runtime.tracer import read_if_variable
+import autograph_runtime as runtime
+from autograph_runtime import Tracer, TracingError, current_builder
+from autograph_runtime.ops.python_numbers import weak_constant
+from autograph_runtime.ops.subgraphs import stand_in
+from autograph_runtime.source import location_note, user_source
+from autograph_runtime.tracer import read_if_variable
 
 from .composite import staged_block
 from .in_place import staged_writing

@@ -6,7 +6,7 @@ class as an `ObjectState` of its attributes. The helpers here read, compare
 and set a container's items, whatever its kind (`autograph.operators.composite`
 threads them through staged blocks).
 
->>> from runtime.tree import flatten
+>>> from autograph_runtime.tree import flatten
 >>> class Point: pass
 >>> packed = ObjectState(Point, {"x": 1.0, "y": [2.0]})
 >>> leaves, tree = flatten(packed)
@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import sys
 
-from runtime.source import is_user_file
+from autograph_runtime.source import is_user_file
 
 
 class ObjectState:

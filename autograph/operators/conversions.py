@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import Tracer, current_builder, dispatch
-from runtime.abstract import AbstractValue, python_type
-from runtime.ops.python_calls import NAMES, python_call
-from runtime.ops.python_numbers import convert_weak
+from autograph_runtime import Tracer, current_builder, dispatch
+from autograph_runtime.abstract import AbstractValue, python_type
+from autograph_runtime.ops.python_calls import NAMES, python_call
+from autograph_runtime.ops.python_numbers import convert_weak
 
 from .array_likes import as_array, holds_traced
 from .shapes import len_of

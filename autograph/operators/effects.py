@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import Tracer, current_builder
-from runtime.ops.effects import assert_ as staged_assert
-from runtime.ops.effects import print_ as staged_print
-from runtime.tracer import read_if_variable
+from autograph_runtime import Tracer, current_builder
+from autograph_runtime.ops.effects import assert_ as staged_assert
+from autograph_runtime.ops.effects import print_ as staged_print
+from autograph_runtime.tracer import read_if_variable
 
 from .exceptions import refuse_if_caught
 from .undefined import ld

@@ -43,11 +43,11 @@ import re
 import sys
 import threading
 
-from runtime import Tracer, TracingError, current_builder
-from runtime.errors import AutographError
-from runtime.ops import subgraphs
-from runtime.ops.effects import assert_p, raised_at, remade
-from runtime.source import is_library_file, location_note, user_source
+from autograph_runtime import Tracer, TracingError, current_builder
+from autograph_runtime.errors import AutographError
+from autograph_runtime.ops import subgraphs
+from autograph_runtime.ops.effects import assert_p, raised_at, remade
+from autograph_runtime.source import is_library_file, location_note, user_source
 
 from ..pyct.errors import ConversionError
 

@@ -18,8 +18,8 @@ import time
 import uuid
 import warnings
 
-from runtime import current_builder
-from runtime.source import location_note, user_source, user_stacklevel
+from autograph_runtime import current_builder
+from autograph_runtime.source import location_note, user_source, user_stacklevel
 
 
 class FrozenValueWarning(UserWarning):

@@ -28,10 +28,10 @@ import threading
 
 import numpy as np
 
-from runtime import Tracer, TracingError, current_builder, views
-from runtime.ops.subgraphs import undeferred_errors
-from runtime.source import is_library_file, location_note, user_source
-from runtime.tree import flatten
+from autograph_runtime import Tracer, TracingError, current_builder, views
+from autograph_runtime.ops.subgraphs import undeferred_errors
+from autograph_runtime.source import is_library_file, location_note, user_source
+from autograph_runtime.tree import flatten
 
 from . import aliases
 

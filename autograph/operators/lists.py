@@ -50,16 +50,16 @@ from __future__ import annotations
 
 import numpy as np
 
-import runtime
-from runtime import Tracer, TracingError, current_builder
-from runtime.errors import PathTypeError
-from runtime.ops.effects import assert_
-from runtime.abstract import python_aval
-from runtime.ops.introspection import dynamic_shape
-from runtime.ops.python_numbers import convert_weak
-from runtime.source import location_note, user_source
-from runtime.ops.subgraphs import trace_function
-from runtime.tracer import read_if_variable
+import autograph_runtime as runtime
+from autograph_runtime import Tracer, TracingError, current_builder
+from autograph_runtime.errors import PathTypeError
+from autograph_runtime.ops.effects import assert_
+from autograph_runtime.abstract import python_aval
+from autograph_runtime.ops.introspection import dynamic_shape
+from autograph_runtime.ops.python_numbers import convert_weak
+from autograph_runtime.source import location_note, user_source
+from autograph_runtime.ops.subgraphs import trace_function
+from autograph_runtime.tracer import read_if_variable
 
 from .undefined import Placeholder, is_unbound
 

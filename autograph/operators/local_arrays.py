@@ -19,10 +19,11 @@ import functools
 
 import numpy as np
 
-import runtime.dispatch
-from runtime.tracer_value import Tracer
+import autograph_runtime.dispatch
+import autograph_runtime as runtime
+from autograph_runtime.tracer_value import Tracer
 
-from runtime import current_builder
+from autograph_runtime import current_builder
 
 from .aliases import alias_error
 from .array_likes import holds_traced

@@ -5,9 +5,9 @@ import operator
 
 import numpy as np
 
-import runtime
-from runtime import Tracer
-from runtime.tracer import read_if_variable
+import autograph_runtime as runtime
+from autograph_runtime import Tracer
+from autograph_runtime.tracer import read_if_variable
 
 from .staging import staging
 

@@ -15,13 +15,13 @@ import warnings
 
 import numpy as np
 
-import runtime
-from runtime import Tracer, TracingError, current_builder
-from runtime.ops.control_flow import cond_p
-from runtime.ops.effects import assert_
-from runtime.ops.python_numbers import weak_constant
-from runtime.source import location_note, user_source, user_stacklevel
-from runtime.tracer import read_if_variable
+import autograph_runtime as runtime
+from autograph_runtime import Tracer, TracingError, current_builder
+from autograph_runtime.ops.control_flow import cond_p
+from autograph_runtime.ops.effects import assert_
+from autograph_runtime.ops.python_numbers import weak_constant
+from autograph_runtime.source import location_note, user_source, user_stacklevel
+from autograph_runtime.tracer import read_if_variable
 
 from .. import trace_log
 from .composite import staged_block

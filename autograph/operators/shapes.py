@@ -19,9 +19,9 @@ import operator
 
 import numpy as np
 
-from runtime import Tracer
-from runtime.ops.introspection import dynamic_shape
-from runtime.ops.python_calls import python_call
+from autograph_runtime import Tracer
+from autograph_runtime.ops.introspection import dynamic_shape
+from autograph_runtime.ops.python_calls import python_call
 
 
 class RunTimeShape(tuple):

@@ -17,10 +17,10 @@ the other branch of a staged `if` stands in as zeros of that value's type).
 """
 from __future__ import annotations
 
-from runtime import Tracer, TracingError, current_builder
-from runtime.ops.effects import assert_ as staged_assert
-from runtime.ops.subgraphs import stand_in
-from runtime.source import location_note, user_source
+from autograph_runtime import Tracer, TracingError, current_builder
+from autograph_runtime.ops.effects import assert_ as staged_assert
+from autograph_runtime.ops.subgraphs import stand_in
+from autograph_runtime.source import location_note, user_source
 
 from .exceptions import refuse_if_caught
 
@@ -120,7 +120,7 @@ class ReturnedNone:
     def __stage_like__(self, other):
         if other is None or type(other) in (ReturnedNone, Placeholder):
             return self
-        from runtime.ops.control_flow import diverge
+        from autograph_runtime.ops.control_flow import diverge
         diverge(TypeError(
             f"the function returns None on this path{location_note(self.where)} and a "
             f"value on another, which a graph cannot do: a graph returns one type on every "

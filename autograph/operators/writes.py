@@ -24,9 +24,9 @@ import threading
 
 import numpy as np
 
-from runtime import Tracer
+from autograph_runtime import Tracer
 
-from runtime.source import location_note, user_source
+from autograph_runtime.source import location_note, user_source
 
 from ..pyct.errors import ConversionError
 from . import composite

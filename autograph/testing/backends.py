@@ -18,9 +18,9 @@ from __future__ import annotations
 import contextlib
 import functools
 
-from runtime import native
-from runtime.backend import gpu_available
-from runtime.tree import flatten
+from autograph_runtime import native
+from autograph_runtime.backend import gpu_available
+from autograph_runtime.tree import flatten
 
 from ..device import device
 from ..tiers import using_tier

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from runtime.tree import flatten, leaf_paths
+from autograph_runtime.tree import flatten, leaf_paths
 
 _PYTHON_KINDS = {bool: "b", int: "iu", float: "f", complex: "c"}
 _WIDER_KINDS = {bool: "iufc", int: "fc", float: "c", complex: ""}

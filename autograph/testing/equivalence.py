@@ -36,8 +36,8 @@ import textwrap
 
 import numpy as np
 
-from runtime.tree import flatten, leaf_paths
-from runtime.variables import recording_writes
+from autograph_runtime.tree import flatten, leaf_paths
+from autograph_runtime.variables import recording_writes
 
 from ..convert import convert
 from ..function import GraphFunction

@@ -11,7 +11,7 @@ example must match the eager function as in `assert_graph_equivalent`.
 """
 from __future__ import annotations
 
-from runtime.tree import flatten
+from autograph_runtime.tree import flatten
 
 from ..specs import TensorSpec
 from .backends import selected_backends

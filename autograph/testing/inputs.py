@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.tree import flatten
+from autograph_runtime.tree import flatten
 
 
 def _is_array(x) -> bool:

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from runtime.ir import Literal
+from autograph_runtime.ir import Literal
 
 from .compare import type_text, value_text
 

@@ -17,7 +17,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from runtime.tree import flatten
+from autograph_runtime.tree import flatten
 
 from ..specs import TensorSpec
 

@@ -1,7 +1,7 @@
 """`grad_graph`: a graph's outputs and the gradient of its first output, as one graph.
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("f") as b:
 ...     x = b.new_input(AbstractValue((3,), np.float32), "x")
 ...     y = np.sum(np.sin(x) * x)

@@ -22,8 +22,8 @@ import numpy as np
 from .. import config
 
 HEADER = ("import numpy as np\nfrom numba import objmode\n"
-          "from runtime.native.compile import Deopt\n"
-          "from runtime.native.helpers import blas_operand, call_numpy\n\n\n")
+          f"from {__package__}.compile import Deopt\n"
+          f"from {__package__}.helpers import blas_operand, call_numpy\n\n\n")
 
 
 def cache_key(source: str, numba_version: str) -> str:

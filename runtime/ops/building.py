@@ -11,7 +11,7 @@ compositions of existing primitives, so they have gradients, CuPy kernels
 and serialization for free:
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("f") as b:
 ...     x = b.new_input(AbstractValue((None,), np.float32), "x")
 ...     y = np.hstack([x, 1.0])

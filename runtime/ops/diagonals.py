@@ -13,7 +13,7 @@ its `diagonal` (read-only, as NumPy's), `np.triu`/`np.tril` (a
 `index_update` (unknown dims: a `where`) the array then holds (`write_in_place`).
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("f") as b:
 ...     x = b.new_input(AbstractValue((None, 3), np.float64), "x")
 ...     d = np.diagonal(x, 1)

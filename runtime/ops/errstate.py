@@ -9,8 +9,8 @@ the eager code does, not merely warns. Its operands are the values the body
 read from outside; its outputs every value the body made.
 
 >>> import numpy as np
->>> from runtime import AbstractValue
->>> from runtime.tracing import trace_to_graph
+>>> from autograph_runtime import AbstractValue
+>>> from autograph_runtime.tracing import trace_to_graph
 >>> def f(x):
 ...     with errstate(divide="raise"):
 ...         y = 1.0 / x

@@ -14,7 +14,7 @@ dispatched by NumPy: converted code calls them through `NOT_DISPATCHED`. The sel
 `piecewise`, `compress`, `extract`, `trim_zeros`) are in `selections.py`.
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("f") as b:
 ...     x = b.new_input(AbstractValue((None, 3), np.float64), "x")
 ...     y = np.fliplr(x)

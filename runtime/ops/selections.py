@@ -10,7 +10,7 @@ gather at `nonzero`'s positions, or a slice between traced bounds. All are
 compositions of existing primitives (gradients, CuPy and serialization free).
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("f") as b:
 ...     x = b.new_input(AbstractValue((None,), np.float64), "x")
 ...     y = np.select([x > 0], [x], default=-1.0)

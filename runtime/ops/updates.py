@@ -10,7 +10,7 @@ broadcast to the selected shape (`ValueError` as NumPy words it). Repeated
 integer indices: the last write wins, as in NumPy (CuPy's kernel makes sure).
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("f") as b:
 ...     x = b.new_input(AbstractValue((3, 2), np.float64), "x")
 ...     v = b.new_input(AbstractValue((), np.float64), "v")

@@ -23,9 +23,9 @@ tracing (`GraphBuilder.const`); an array that is writeable, or a view of one
 runs, so a folded value never goes stale.
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
->>> from runtime.tracer import bind
->>> from runtime.ops.elementwise import ufunc_primitive
+>>> from autograph_runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime.tracer import bind
+>>> from autograph_runtime.ops.elementwise import ufunc_primitive
 >>> W = np.arange(4.0).reshape(2, 2)
 >>> with GraphBuilder("f") as builder:
 ...     x = builder.new_input(AbstractValue((2,), np.float64), "x")

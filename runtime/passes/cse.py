@@ -13,7 +13,7 @@ Where both results escape (`rewrite.escaping`: returned, say), they stay
 two: eager NumPy returns two arrays, and writing one must not change the other.
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("f") as builder:
 ...     x = builder.new_input(AbstractValue((3,), np.float32), "x")
 ...     y = np.exp(x) * np.exp(x)

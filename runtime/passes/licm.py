@@ -22,8 +22,8 @@ Results the body returns stay too: a carried value keeps its own array.
 `HOIST_RULES` holds the rule of each loop primitive, keyed by it.
 
 >>> import numpy as np
->>> import runtime
->>> from runtime import AbstractValue, GraphBuilder
+>>> import autograph_runtime as runtime
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("f") as builder:
 ...     x = builder.new_input(AbstractValue((2, 3), np.float64), "x")
 ...     m = builder.new_input(AbstractValue((3, 2), np.float64), "m")

@@ -15,13 +15,13 @@ products merge only where `runtime.config.merge_float_matmuls` is on (off by
 default: the eager oracle is matched bit for bit otherwise).
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> A, B = np.ones((2, 3), np.int64), np.eye(4, 3, dtype=np.int64)
 >>> with GraphBuilder("f") as builder:
 ...     x = builder.new_input(AbstractValue((5, 2), np.int64), "x")
 ...     h = builder.new_input(AbstractValue((5, 4), np.int64), "h")
 ...     y = x @ A + h @ B
->>> from runtime.effects import prune_dead_code
+>>> from autograph_runtime.effects import prune_dead_code
 >>> print(prune_dead_code(merge_matmuls(builder.build([y]))))
 graph f(x:i64[5,2], h:i64[5,4]) {
   const t0:i64[6,3]

@@ -18,7 +18,7 @@ kernel runs NumPy's own `np.sum`, which warns or raises as eager code does.
 On the native tier, `short_sum` is a sum (`runtime.native.array_rules`).
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("f") as builder:
 ...     x = builder.new_input(AbstractValue((500, 3, 2), np.float64), "x")
 ...     y = (x * x).sum(axis=2)

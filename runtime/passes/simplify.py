@@ -27,7 +27,7 @@ A rule that drops an equation entirely is skipped where its result escapes
 operand itself.
 
 >>> import numpy as np
->>> from runtime import AbstractValue, GraphBuilder
+>>> from autograph_runtime import AbstractValue, GraphBuilder
 >>> with GraphBuilder("f") as builder:
 ...     x = builder.new_input(AbstractValue((3,), np.int8), "x")
 ...     y = np.negative(-(x * 1)) + 1
