@@ -1,0 +1,112 @@
+"""ONNX lowerings of the reductions: sum, prod, mean, max, min, any, all, cumsum.
+
+Axes are an input from opset 18 on (`ReduceSum` from 13), so these need 18. An
+input is cast to the result's dtype first (NumPy sums int32 as int64, bools as
+int64). Over empty axes NumPy's identities hold: a sum is 0, a product 1, `any`
+False and `all` True (counted, never ONNX's empty max); `mean` is the sum over
+the count, NaN for none, as NumPy divides. `max`/`min` give NaN where a NaN is
+reduced (NumPy's rule), whatever the ONNX kernel does with NaNs.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..ops.reductions import _p as reduction_p
+from .arithmetic import is_float
+from .lower import lowering
+
+
+def _axes(cx):
+    axis, ndim = cx.params.get("axis"), len(cx.in_avals[0].shape)
+    return tuple(range(ndim)) if axis is None else tuple(axis)
+
+
+def reduce(cx, op, x, dtype=None):
+    """`op` over the equation's axes (none: the value itself) with its keepdims."""
+    axes, keepdims = _axes(cx), int(bool(cx.params.get("keepdims", False)))
+    if not axes:
+        return x
+    return cx.node(op, [x, cx.ints(axes)], keepdims=keepdims)
+
+
+def _check(cx):
+    if cx.params.get("ddof") or cx.params.get("where") is not None:
+        raise cx.refuse("ddof= or where=")
+
+
+@lowering(reduction_p["sum"], reduction_p["prod"], opset=18)
+def _sum(cx):
+    _check(cx)
+    dtype = cx.out_dtype
+    op = "ReduceSum" if cx.eqn.primitive is reduction_p["sum"] else "ReduceProd"
+    if dtype == bool or dtype.kind not in "iuf":
+        raise cx.refuse(f"{op} of {dtype}")
+    return [reduce(cx, op, cx.arg(0, dtype))]
+
+
+def count(cx):
+    """How many elements each result reduces (the product of the reduced dimensions)."""
+    shape = cx.node("Shape", [cx.arg(0)])
+    dims = cx.node("Gather", [shape, cx.ints(_axes(cx))], axis=0)
+    return cx.node("ReduceProd", [dims], keepdims=0)
+
+
+@lowering(reduction_p["mean"], opset=18)
+def _mean(cx):
+    _check(cx)
+    dtype = cx.out_dtype
+    if not is_float(dtype):
+        raise cx.refuse(f"mean as {dtype}")
+    total = reduce(cx, "ReduceSum", cx.arg(0, dtype))
+    n = cx.cast(count(cx), np.int64, dtype)
+    return [cx.node("Div", [total, n])]
+
+
+def _extreme(op):
+    def rule(cx):
+        _check(cx)
+        dtype, source = cx.out_dtype, np.dtype(cx.in_avals[0].dtype)
+        x = cx.arg(0, dtype)
+        if dtype == bool:   # max of booleans: any; min: all
+            x = cx.cast(x, bool, np.int32)
+            return [cx.cast(reduce(cx, op, x), np.int32, bool)]
+        result = reduce(cx, op, x)
+        if is_float(source) and _axes(cx):
+            nans = cx.cast(cx.node("IsNaN", [x]), bool, np.int32)
+            any_nan = cx.cast(reduce(cx, "ReduceMax", nans), np.int32, bool)
+            result = cx.node("Where", [any_nan, cx.const(np.nan, dtype), result])
+        return [result]
+    return rule
+
+
+lowering(reduction_p["max"], opset=18)(_extreme("ReduceMax"))
+lowering(reduction_p["min"], opset=18)(_extreme("ReduceMin"))
+
+
+def _truth(want_all):
+    def rule(cx):
+        _check(cx)
+        x = cx.arg(0, bool)
+        if want_all:
+            x = cx.node("Not", [x])
+        hits = reduce(cx, "ReduceSum", cx.cast(x, bool, np.int64))
+        found = cx.node("Greater", [hits, cx.const(0, np.int64)])
+        return [cx.node("Not", [found]) if want_all else found]
+    return rule
+
+
+lowering(reduction_p["any"], opset=18)(_truth(False))
+lowering(reduction_p["all"], opset=18)(_truth(True))
+
+
+@lowering(reduction_p["cumsum"])
+def _cumsum(cx):
+    if cx.params.get("dtype") is not None and np.dtype(cx.params["dtype"]) != cx.out_dtype:
+        raise cx.refuse("dtype=")
+    dtype, axis = cx.out_dtype, cx.params.get("axis")
+    if dtype == bool or dtype.kind not in "iuf":
+        raise cx.refuse(f"cumsum of {dtype}")
+    x = cx.arg(0, dtype)
+    if axis is None or not cx.in_avals[0].shape:
+        x, axis = cx.node("Reshape", [x, cx.ints([-1])]), 0
+    return [cx.node("CumSum", [x, cx.const(axis, np.int64)])]
