@@ -30,6 +30,14 @@ class Node:
 
 
 @dataclasses.dataclass
+class LazyConst:
+    """A captured constant, made an initializer only where a node reads it."""
+
+    value: object
+    hint: str
+
+
+@dataclasses.dataclass
 class VariableSlot:
     """A variable's resource in the graph being written: the ONNX name of its value now."""
 
@@ -126,6 +134,8 @@ class Scope:
                 dtype = atom.aval.dtype
             return self.model.const(np.asarray(value).astype(dtype), hint="c")
         found = self.env[atom.id]
+        if isinstance(found, LazyConst):
+            found = self.env[atom.id] = self.model.const(found.value, hint=found.hint)
         if isinstance(found, VariableSlot):
             raise ExportError("a variable's handle used as a value")
         return found if dtype is None else self.cast(found, atom.aval.dtype, dtype)

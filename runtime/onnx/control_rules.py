@@ -14,7 +14,7 @@ from ..ops.call import call_p
 from ..ops.control_flow import cond_p
 from ..ops.while_primitive import split_while_operands, while_p
 from .builder import Scope, VariableSlot
-from .lower import bind_names, lower_eqns, lowering, output_names
+from .lower import bind_names, lower_graph, lowering, output_names
 
 
 def outer_names(cx, atoms):
@@ -42,7 +42,7 @@ def _cond(cx):
         graph = cx.params[key]
         scope = Scope(cx.scope.model, cx.scope.env, cx.scope.depth + 1)
         bind_names(scope, graph.inputs, operands)
-        lower_eqns(scope, graph.eqns)
+        lower_graph(scope, graph)
         outs = output_names(scope, graph.outputs, dtypes)
         infos = [(n, v.aval.dtype, _dims(v.aval)) for n, v in zip(outs, cx.eqn.outputs)]
         branches.append(scope.graph_proto(f"{graph.name}_{key}", [], infos))
@@ -58,7 +58,7 @@ def _condition(scope, graph, carry_names, const_names):
     inner = Scope(scope.model, scope.env, scope.depth)
     inner.nodes, inner.produced = scope.nodes, scope.produced
     bind_names(inner, graph.inputs, list(carry_names) + list(const_names))
-    lower_eqns(inner, graph.eqns)
+    lower_graph(inner, graph)
     out = graph.outputs[0]
     name = inner.atom(out, bool)
     if out.aval.shape:
@@ -80,7 +80,7 @@ def _while(cx):
     trip, cond_in = model.fresh("trip"), model.fresh("cond_in")
     carried = [model.fresh(v.name or "carry") for v in body.inputs[:len(carry)]]
     bind_names(scope, body.inputs, carried + outer_names(cx, body_consts))
-    lower_eqns(scope, body.eqns)
+    lower_graph(scope, body)
     new_carry = [scope.atom(a, d) for a, d in zip(body.outputs, dtypes)]
     going_on = _condition(scope, cond, new_carry, cond_names)
     outs = output_names(scope, [going_on] + new_carry, [bool] + dtypes)
@@ -99,5 +99,5 @@ def _call(cx):
     inner = Scope(cx.scope.model, cx.scope.env, cx.scope.depth)
     inner.nodes, inner.produced = cx.scope.nodes, cx.scope.produced
     bind_names(inner, graph.inputs, outer_names(cx, cx.eqn.inputs))
-    lower_eqns(inner, graph.eqns)
+    lower_graph(inner, graph)
     return [inner.atom(a, v.aval.dtype) for a, v in zip(graph.outputs, cx.eqn.outputs)]

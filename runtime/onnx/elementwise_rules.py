@@ -17,6 +17,7 @@ from ..ops.elementwise import ufunc_primitive
 from ..ops.joining import where_p
 from ..ops.python_numbers import from_python_p, python_op_p
 from ..ops.shape_ops import clip_p
+from ..ops.updates import element_cast_p
 from .arithmetic import divmod_, extreme, is_float
 from .lower import lowering
 
@@ -219,7 +220,7 @@ for _name in ("isnan", "isinf", "isfinite"):
     lowering(ufunc_primitive(getattr(np, _name)))(_float_test(_name))
 
 
-@lowering(astype_p, from_python_p)
+@lowering(astype_p, from_python_p, element_cast_p)
 def _cast(cx):
     source = np.dtype(cx.in_avals[0].dtype)
     if source.kind == "c" or cx.out_dtype.kind == "c":

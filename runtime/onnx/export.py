@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import ExportError
 from . import modules
 from .builder import ModelBuilder, Scope, VariableSlot
-from .lower import lower_eqns, output_names
+from .lower import lower_graph, output_names
 
 
 def build_model(graph, variables=(), opset: int | None = None, name: str | None = None):
@@ -41,7 +41,7 @@ def build_model(graph, variables=(), opset: int | None = None, name: str | None 
         slot = VariableSlot(variable, model.fresh(_identifier(variable.name)))
         scope.env[var.id] = slot
         slots.append((slot, slot.name))
-    lower_eqns(scope, graph.eqns)
+    lower_graph(scope, graph)
     dtypes = [a.aval.dtype for a in graph.outputs]
     outs = output_names(scope, graph.outputs, dtypes)
     outputs = [(n, a.aval.dtype, list(a.aval.shape)) for n, a in zip(outs, graph.outputs)]

@@ -15,7 +15,7 @@ import numpy as np
 from .. import primitives
 from ..errors import ExportError
 from ..ir import Literal
-from .builder import Scope, VariableSlot
+from .builder import LazyConst, Scope, VariableSlot
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,12 +84,15 @@ class Context:
         self.scope.model.need(opset, what, self.eqn.source)
 
 
-def lower_eqns(scope: Scope, eqns) -> None:
-    """Writes `eqns` into `scope`, binding their outputs in `scope.env`."""
-    for eqn in eqns:
+def lower_graph(scope: Scope, graph) -> None:
+    """Writes the equations of `graph` (its inputs bound already) into `scope`, binding
+    their outputs in `scope.env`; its captured constants are initializers."""
+    for var, value in graph.consts.items():
+        scope.env[var.id] = LazyConst(value, var.name or "const")
+    for eqn in graph.eqns:
         rule = primitives.onnx_lowerings.get(eqn.primitive)
         if rule is None:
-            raise refuse(eqn, "ONNX has no operator it maps to here")
+            raise refuse(eqn, "it has no ONNX lowering (no row in primitives.onnx_lowerings)")
         scope.model.need(rule.opset, f"the lowering of {eqn.primitive.name}", eqn.source)
         start = len(scope.nodes)
         names = rule.fn(Context(scope, eqn))
@@ -122,5 +125,5 @@ def output_names(scope: Scope, atoms, dtypes) -> list:
     return names
 
 
-__all__ = ["Context", "Lowering", "VariableSlot", "bind_names", "lower_eqns", "lowering",
+__all__ = ["Context", "Lowering", "VariableSlot", "bind_names", "lower_graph", "lowering",
            "output_names", "refuse"]

@@ -1,6 +1,6 @@
 """ONNX lowerings of shapes, joins and indexing: reshape, transpose, squeeze,
 expand_dims, broadcast_to, copies, concatenate, stack, `*_like`, `dim` and basic
-`getitem`.
+`getitem`, `index_update` (a write `x[index] = v`) and `split`.
 
 `x[index]` with ints, slices (static or traced bounds), `None`, `...` and 0-d
 integer operands is one `Slice`, a `Gather` per integer (ONNX's negative
@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autodiff.rules_indexing import scatter_add_p
 from ..ops.creation import full_like_p, ones_like_p, zeros_like_p
 from ..ops.indexing import Dyn, getitem_p
 from ..ops.introspection import dim_p
-from ..ops.joining import concatenate_p, stack_p
+from ..ops.updates import index_update_p
+from ..ops.joining import concatenate_p, split_p, stack_p
 from ..ops.shape_ops import (
     _transpose_axes,
     as_layout_p,
@@ -107,7 +109,7 @@ def _filled(cx, value):
     return cx.node("Expand", [value, shape])
 
 
-@lowering(dim_p)
+@lowering(dim_p, opset=15)   # Shape(start=, end=)
 def _dim(cx):
     axis = cx.params["axis"]
     size = cx.node("Shape", [cx.arg(0)], start=axis, end=axis + 1)
@@ -127,20 +129,25 @@ def _expanded(template, ndim, dyn_avals):
     return tuple(template) + (slice(None),) * (ndim - used)
 
 
-def _bound(cx, c, default):
+def _bound(cx, c, default, first):
     """A slice bound as a 1-element int64 tensor name (or a Python int)."""
     if c is None:
         return default
     if isinstance(c, Dyn):
-        name = cx.arg(1 + c.k, np.int64)
+        name = cx.arg(first + c.k, np.int64)
         return cx.node("Reshape", [name, cx.ints([1])])
     return int(c)
 
 
 @lowering(getitem_p)
 def _getitem(cx):
-    x, ndim = cx.arg(0), len(cx.in_avals[0].shape)
-    dyn = cx.in_avals[1:]
+    return [select(cx, cx.arg(0), 1)]
+
+
+def select(cx, x, first):
+    """`x[index]` for the equation's `index` param, its `Dyn(k)` operand `first + k`."""
+    ndim = len(cx.in_avals[0].shape)
+    dyn = cx.in_avals[first:]
     if any(a.dtype == bool for a in dyn):
         raise cx.refuse("an index with a boolean mask (its length is known only at run time)")
     arrays = [e for e in cx.params["index"] if isinstance(e, Dyn) and dyn[e.k].shape]
@@ -162,8 +169,9 @@ def _getitem(cx):
                     raise cx.refuse("a slice with a traced step")
                 if step == 0:
                     raise cx.refuse("a slice step of zero")
-                starts.append(_bound(cx, entry.start, 0 if step > 0 else INT64_MAX))
-                ends.append(_bound(cx, entry.stop, INT64_MAX if step > 0 else INT64_MIN))
+                starts.append(_bound(cx, entry.start, 0 if step > 0 else INT64_MAX, first))
+                ends.append(_bound(cx, entry.stop, INT64_MAX if step > 0 else INT64_MIN,
+                                   first))
                 steps.append(step)
                 axes.append(dim)
             out_pos += 1
@@ -176,12 +184,60 @@ def _getitem(cx):
         x = cx.node("Slice", [x, _ints_or_concat(cx, starts), _ints_or_concat(cx, ends),
                               cx.ints(axes), cx.ints(steps)])
     for d, entry, _ in reversed(picks):   # from the last axis, so earlier ones stay put
-        index = cx.arg(1 + entry.k, np.int64) if isinstance(entry, Dyn) \
+        index = cx.arg(first + entry.k, np.int64) if isinstance(entry, Dyn) \
             else cx.const(entry, np.int64)
         x = cx.node("Gather", [x, index], axis=d)
     if new_axes:
         x = cx.node("Unsqueeze", [x, cx.ints(new_axes)])
-    return [x]
+    return x
+
+
+@lowering(index_update_p)
+def _index_update(cx):
+    """`x[index] = v`: v written at the element numbers `index` selects from x."""
+    if any(a.shape for a in cx.in_avals[2:]):
+        raise cx.refuse("a write at an integer-array index (ONNX's scatter leaves a "
+                        "repeated index's value undefined)")
+    return [_scatter(cx, cx.arg(0, cx.out_dtype), cx.arg(1, cx.out_dtype))]
+
+
+@lowering(scatter_add_p, opset=16)
+def _scatter_add(cx):
+    """A gradient of `x[index]`: g added into zeros shaped as x (ScatterElements' `add`
+    sums repeated elements, as `np.add.at` does)."""
+    zeros = cx.node("Expand", [cx.const(0, cx.out_dtype), cx.node("Shape", [cx.arg(1)])])
+    return [_scatter(cx, zeros, cx.arg(0, cx.out_dtype), reduction="add")]
+
+
+def _scatter(cx, x, value, reduction="none"):
+    """x with `value` (broadcast) written at the element numbers the equation's index
+    (its operands from input 2 on) selects from a `Range` shaped as x."""
+    shape = cx.node("Shape", [x])
+    size = cx.node("ReduceProd", [shape], keepdims=0)
+    ids = cx.node("Range", [cx.const(0, np.int64), size, cx.const(1, np.int64)])
+    chosen = select(cx, cx.node("Reshape", [ids, shape]), 2)
+    flat = cx.ints([-1])
+    value = cx.node("Expand", [value, cx.node("Shape", [chosen])])
+    written = cx.node("ScatterElements", [cx.node("Reshape", [x, flat]),
+                                          cx.node("Reshape", [chosen, flat]),
+                                          cx.node("Reshape", [value, flat])], axis=0,
+                      **({} if reduction == "none" else {"reduction": reduction}))
+    return cx.node("Reshape", [written, shape])
+
+
+@lowering(split_p)
+def _split(cx):
+    """`np.split`: a `Slice` per part (its bounds clamp as Python's do)."""
+    axis, ios = cx.params.get("axis", 0), cx.params["indices_or_sections"]
+    n = cx.in_avals[0].shape[axis]
+    if isinstance(ios, int):
+        if n is None:
+            raise cx.refuse("equal sections of a dimension unknown until run time")
+        ios = [n // ios * k for k in range(1, ios)]
+    points = [0, *ios, INT64_MAX]
+    x = cx.arg(0)
+    return [cx.node("Slice", [x, cx.ints([a]), cx.ints([b]), cx.ints([axis])])
+            for a, b in zip(points, points[1:])]
 
 
 def _ints_or_concat(cx, bounds):

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
-
 from ..ops.effects import assert_p, print_p
 from ..ops.py_function import py_function_p
 from ..ops.state import assign_variable_p, read_variable_p
@@ -57,10 +55,14 @@ def _assign(cx):
 
 @lowering(assert_p)
 def _assert(cx):
-    where = f" at {cx.eqn.source}" if cx.eqn.source else ""
-    warnings.warn(f"the assert{where} is not exported: ONNX has no operator that fails a "
-                  f"run, so the model computes on where the function would raise",
-                  ExportWarning, stacklevel=2)
+    source = cx.eqn.source
+    message = (f"the assert{f' at {source}' if source else ''} is not exported: ONNX has no "
+               f"operator that fails a run, so the model computes on where the function "
+               f"would raise")
+    if source is None:
+        warnings.warn(message, ExportWarning, stacklevel=2)
+    else:
+        warnings.warn_explicit(message, ExportWarning, source.filename, source.lineno)
     return []
 
 
@@ -76,5 +78,3 @@ def _py_function(cx):
     raise cx.refuse(f"ag.py_function runs the Python function {name!r}, which an ONNX model "
                     f"cannot call")
 
-
-__all__ = ["ExportWarning", "np"]
