@@ -38,9 +38,12 @@ def export_and_run(f, args, path, runs=()):
 
 
 def close(want: np.ndarray, got: np.ndarray, ulps: int = ULPS) -> bool:
-    """Equal where integers or booleans; within `ulps` units in the last place for floats."""
+    """Equal where integers or booleans; within `ulps` units in the last place for floats
+    (or, where `ulps` is a pair `(rtol, atol)`, within those tolerances)."""
     if want.dtype.kind in "biu":
         return np.array_equal(want, got)
+    if isinstance(ulps, tuple):
+        return bool(np.allclose(got, want, rtol=ulps[0], atol=ulps[1], equal_nan=True))
     both_nan = np.isnan(want) & np.isnan(got)
     same = (want == got) | both_nan
     spacing = np.spacing(np.maximum(np.abs(want), np.abs(got)).astype(want.dtype))
@@ -62,3 +65,18 @@ def assert_matches(eager, outputs, concrete, where="", ulps: int = ULPS):
                 isinstance(e, bool) and got.dtype == bool), f"{where} output {i}: {got.dtype}"
             want = want.astype(got.dtype)
         assert close(want, got, ulps), f"{where} output {i}: {got!r}, eager {want!r}"
+
+
+def check(fn, *args, path, runs=(), ulps: int = ULPS, convert=None):
+    """`fn` converted, exported for `args`, run on `args` and `runs` in onnxruntime: eager's
+    answers (NumPy's warnings off). Returns the concrete function."""
+    import warnings
+
+    import autograph as ag
+    graph_function = (convert or ag.convert)(fn)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        outputs, concrete = export_and_run(graph_function, args, path, runs)
+        for k, (a, got) in enumerate(zip([args, *runs], outputs)):
+            assert_matches(fn(*a), got, concrete, f"{fn.__name__}, run {k}", ulps)
+    return concrete

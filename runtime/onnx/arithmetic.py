@@ -18,6 +18,14 @@ def where(cx, cond, a, b):
     return cx.node("Where", [cond, a, b])
 
 
+def where_signed(cx, cond, a, b):
+    """`where(cond, a, b)` for an `a` that may be -0.0: onnxruntime's `Where` gives +0.0
+    for a -0.0 it takes from its second input, and keeps one from its third. The
+    condition is negated by `Xor` with True: a `Not` before a `Where` it fuses away."""
+    negated = cx.node("Xor", [cond, cx.const(True, bool)])
+    return cx.node("Where", [negated, b, a])
+
+
 def negative_zero_sign(cx, s, dtype):
     """True where `s` is negative, -0.0 included (`copysign(1, s) < 0` but for NaN)."""
     zero = cx.const(0, dtype)
@@ -28,7 +36,7 @@ def negative_zero_sign(cx, s, dtype):
 
 
 def signed_zero(cx, negative, dtype):
-    return where(cx, negative, cx.const(-0.0, dtype), cx.const(0.0, dtype))
+    return where_signed(cx, negative, cx.const(-0.0, dtype), cx.const(0.0, dtype))
 
 
 def int_divmod(cx, a, b, dtype):
@@ -63,13 +71,13 @@ def float_divmod(cx, a, b, dtype):
     adjust = cx.node("And", [cx.node("Not", [mod_zero]), opposite])
     div = where(cx, adjust, cx.node("Sub", [div, cx.const(1, dtype)]), div)
     fixed_mod = where(cx, adjust, cx.node("Add", [mod, b]), mod)
-    fixed_mod = where(cx, mod_zero, signed_zero(cx, b_negative, dtype), fixed_mod)
+    fixed_mod = where_signed(cx, mod_zero, signed_zero(cx, b_negative, dtype), fixed_mod)
     floor = cx.node("Floor", [div])
     up = cx.node("Greater", [cx.node("Sub", [div, floor]), cx.const(0.5, dtype)])
     floor = where(cx, up, cx.node("Add", [floor, cx.const(1, dtype)]), floor)
     quotient = cx.node("Div", [a, b])
     zero_div = signed_zero(cx, negative_zero_sign(cx, quotient, dtype), dtype)
-    floor = where(cx, cx.node("Equal", [div, zero]), zero_div, floor)
+    floor = where_signed(cx, cx.node("Equal", [div, zero]), zero_div, floor)
     b_zero = cx.node("Equal", [b, zero])
     return where(cx, b_zero, quotient, floor), where(cx, b_zero, mod, fixed_mod)
 
