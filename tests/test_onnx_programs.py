@@ -45,7 +45,9 @@ def test_the_lstm_over_a_staged_loop_of_100_steps(tmp_path):
     args = (xs, *_lstm_args(rng), np.int64(100))
     concrete = ag.convert(demo.run_lstm).get_concrete_function(*args)
     assert any(e.primitive.name == "while_loop" for e in concrete.graph.eqns)
-    concrete.export_onnx(tmp_path / "loop.onnx")
+    model = concrete.export_onnx(tmp_path / "loop.onnx")
+    loop, = [n for n in model.graph.node if n.op_type == "Loop"]
+    assert loop.input[0] and not loop.input[1]   # `range(steps)`: a trip count, no condition
     for steps in (100, 37, 0):
         run = (xs, *args[1:6], np.int64(steps))
         got = run_model(tmp_path / "loop.onnx", run)[0]

@@ -3,14 +3,18 @@
 An `If` branch reads the operands by their outer names (ONNX subgraphs see the
 enclosing scope); a `Loop` carries the loop's values, and its condition is the
 loop's condition graph written twice, before the loop and at the end of the
-body. Outputs are cast to the equation's dtypes, so both branches (and every
+body; a loop that counts (`for i in range(n)`: its condition only `i < n`, its
+body only adding a positive literal to `i`) is given its trip count instead. Outputs are cast to the equation's dtypes, so both branches (and every
 trip) agree on them.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..ir import Literal, Var
 from ..ops.call import call_p
+from ..ops.elementwise import ufunc_primitive
+from ..ops.python_numbers import python_op_p
 from ..ops.control_flow import cond_p
 from ..ops.while_primitive import split_while_operands, while_p
 from .builder import Scope, VariableSlot
@@ -73,7 +77,9 @@ def _while(cx):
     dtypes = [v.aval.dtype for v in body.inputs[:len(carry)]]
     start = [cx.arg(i, d) for i, d in enumerate(dtypes)]
     cond_names = outer_names(cx, cond_consts)
-    first = _condition(cx.scope, cond, start, cond_names)
+    counted = _counter(cond, body, len(carry))
+    trips = _trip_count(cx, counted, start, cond_names) if counted else ""
+    first = "" if counted else _condition(cx.scope, cond, start, cond_names)
 
     scope = Scope(cx.scope.model, cx.scope.env, cx.scope.depth + 1)
     model = cx.scope.model
@@ -82,15 +88,67 @@ def _while(cx):
     bind_names(scope, body.inputs, carried + outer_names(cx, body_consts))
     lower_graph(scope, body)
     new_carry = [scope.atom(a, d) for a, d in zip(body.outputs, dtypes)]
-    going_on = _condition(scope, cond, new_carry, cond_names)
+    going_on = scope.node("Identity", [cond_in]) if counted else \
+        _condition(scope, cond, new_carry, cond_names)
     outs = output_names(scope, [going_on] + new_carry, [bool] + dtypes)
     infos_in = [(trip, np.int64, []), (cond_in, bool, [])] + [
         (n, v.aval.dtype, _dims(v.aval)) for n, v in zip(carried, body.inputs)]
     infos_out = [(outs[0], bool, [])] + [
         (n, v.aval.dtype, _dims(v.aval)) for n, v in zip(outs[1:], body.inputs)]
     proto = scope.graph_proto(f"{body.name}_loop", infos_in, infos_out)
-    results = cx.node("Loop", ["", first, *start], n_out=len(carry), body=proto)
+    results = cx.node("Loop", [trips, first, *start], n_out=len(carry), body=proto)
     return [results] if len(carry) == 1 else results
+
+
+_LESS = {ufunc_primitive(np.less)}
+_ADD = {ufunc_primitive(np.add)}
+
+
+def _counter(cond, body, n_carry):
+    """`(k, bound atom of cond, step)` where the loop counts: its condition is only
+    `carry[k] < bound` (a literal, or a constant of the condition) and its body only adds
+    a positive int literal to `carry[k]`; None otherwise."""
+    if len(cond.eqns) != 1 or cond.outputs != cond.eqns[0].outputs:
+        return None
+    test = cond.eqns[0]
+    is_lt = test.primitive in _LESS or (test.primitive is python_op_p
+                                        and test.params.get("op") == "lt")
+    if not is_lt or not isinstance(test.inputs[0], Var):
+        return None
+    try:
+        k = cond.inputs.index(test.inputs[0])
+    except ValueError:
+        return None
+    bound = test.inputs[1]
+    if k >= n_carry or not (isinstance(bound, Literal) or bound in cond.inputs[n_carry:]):
+        return None
+    if np.dtype(body.inputs[k].aval.dtype).kind != "i" or (
+            np.dtype(bound.aval.dtype).kind not in "iu"):
+        return None
+    step_out = body.outputs[k]
+    producer = next((e for e in body.eqns if step_out in e.outputs), None)
+    if producer is None or not (producer.primitive in _ADD or (
+            producer.primitive is python_op_p and producer.params.get("op") == "add")):
+        return None
+    counter, step = producer.inputs
+    if counter is not body.inputs[k] or not isinstance(step, Literal) or \
+            type(step.value) not in (int, np.int64) or step.value <= 0:
+        return None
+    return k, bound, int(step.value), cond.inputs, body.inputs[k].aval.dtype
+
+
+def _trip_count(cx, counted, start, cond_names):
+    """The trips a counting loop makes: `max(0, ceil((bound - start) / step))`, int64."""
+    k, bound, step, cond_inputs, counter_dtype = counted
+    if isinstance(bound, Literal):
+        limit = cx.const(int(bound.value), np.int64)
+    else:
+        name = cond_names[cond_inputs.index(bound) - len(start)]
+        limit = cx.cast(name, bound.aval.dtype, np.int64)
+    begin = cx.cast(start[k], counter_dtype, np.int64)
+    span = cx.node("Add", [cx.node("Sub", [limit, begin]), cx.const(step - 1, np.int64)])
+    trips = cx.node("Div", [span, cx.const(step, np.int64)])
+    return cx.node("Max", [trips, cx.const(0, np.int64)])
 
 
 @lowering(call_p)
