@@ -15,7 +15,8 @@ I64 = np.iinfo(np.int64)
 def test_integer_floor_division_and_remainder_signs(tmp_path):
     a = np.array([-7, 7, -7, 7, 0, 5, -5, I64.min, I64.min, I64.max, 6], np.int64)
     b = np.array([2, -2, -2, 2, 3, 0, 0, -1, 1, -1, 3], np.int64)
-    check(lambda a, b: (a // b, a % b, np.floor_divide(a, 3), np.remainder(a, -3)), a, b,
+    check(lambda a, b: (a // b, a % b, np.floor_divide(a, 3), np.remainder(a, -3), a // -3,
+                        a % 4), a, b,
           path=tmp_path / "m.onnx", runs=[(b, a + 1)])
     check(lambda a, b: (a // b, a % b), a.astype(np.int32), b.astype(np.int32),
           path=tmp_path / "m32.onnx")

@@ -82,7 +82,14 @@ def float_divmod(cx, a, b, dtype):
     return where(cx, b_zero, quotient, floor), where(cx, b_zero, mod, fixed_mod)
 
 
-def divmod_(cx, a, b, dtype):
+def divmod_(cx, a, b, dtype, divisor=None):
+    """NumPy's `(a // b, a % b)`; `divisor` is b's value where it is a literal."""
+    if divisor is not None and not is_float(dtype) and divisor not in (0, -1):
+        q = cx.node("Div", [a, b])   # truncated: one less where the remainder's sign is not b's
+        r = cx.node("Sub", [a, cx.node("Mul", [q, b])])
+        wrong = cx.node("Less" if divisor > 0 else "Greater", [r, cx.const(0, dtype)])
+        q = cx.node("Sub", [q, cx.cast(wrong, bool, dtype)])
+        return q, cx.node("Mod", [a, b], fmod=0)   # the divisor's sign, as NumPy's
     return (float_divmod if is_float(dtype) else int_divmod)(cx, a, b, dtype)
 
 

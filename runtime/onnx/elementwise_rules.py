@@ -146,8 +146,15 @@ def _divmod_rule(part):
         dtype = cx.out_dtype
         if dtype == bool or dtype.kind not in "iuf":
             raise cx.refuse(f"// or % of {dtype}")
-        return [divmod_(cx, *cx.args(dtype), dtype)[part]]
+        return [divmod_(cx, *cx.args(dtype), dtype, _int_literal(cx, 1))[part]]
     return rule
+
+
+def _int_literal(cx, i):
+    """Operand i's value where it is an integer literal, else None."""
+    value = cx.literal(i)
+    return int(value) if isinstance(value, (int, np.integer)) and not isinstance(
+        value, (bool, np.bool_)) else None
 
 
 lowering(ufunc_primitive(np.floor_divide))(_divmod_rule(0))
@@ -266,7 +273,7 @@ def _python_op(cx):
             raise cx.refuse("an int to a negative power")
         return [cx.node(_PY_ARITH[op], cx.args(dtype))]
     if op in ("floordiv", "mod"):
-        return [divmod_(cx, *cx.args(dtype), dtype)[op == "mod"]]
+        return [divmod_(cx, *cx.args(dtype), dtype, _int_literal(cx, 1))[op == "mod"]]
     if op in _PY_COMPARE:
         onnx_op, negate = _PY_COMPARE[op]
         compute = loop_dtype(cx)
