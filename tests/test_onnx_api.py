@@ -169,3 +169,20 @@ def test_the_model_reads_as_the_source(tmp_path):
     concrete = check(f, np.arange(4.0), path=tmp_path / "m.onnx")
     names = {o for n in onnx.load(tmp_path / "m.onnx").graph.node for o in n.output}
     assert "centered" in names and concrete is not None
+
+
+def test_a_variable_update_computes_in_numpys_promoted_dtype(tmp_path):
+    v = ag.Variable(np.array([0.1, 0.2, 0.3], np.float32), name="v")
+
+    @ag.convert
+    def nudge(x):
+        v.assign_add(x / 3)     # float32 + float64: added as float64, stored as float32
+        v.assign_sub(1)
+        return v.read_value()
+
+    x = np.array([1.0, 2.0, 1e-9])
+    before = v.numpy().copy()
+    nudge.get_concrete_function(x).export_onnx(tmp_path / "m.onnx")
+    got, after = run_model(tmp_path / "m.onnx", [x, before])
+    want = nudge(x)
+    assert got.dtype == np.float32 and np.array_equal(got, want) and np.array_equal(after, want)

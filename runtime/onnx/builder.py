@@ -56,7 +56,14 @@ def onnx_dtype(dtype) -> int:
 
 
 class ModelBuilder:
-    """Names, initializers and the opset of one model being written."""
+    """Names, initializers and the opset of one model being written.
+
+    >>> model = ModelBuilder(opset_limit=18)
+    >>> model.fresh("h"), model.fresh("h"), model.fresh(None), model.fresh(None)
+    ('h', 'h_1', 't_0', 't_1')
+    >>> model.const(2.0, np.float32) == model.const(np.float32(2))   # one initializer
+    True
+    """
 
     def __init__(self, opset_limit: int):
         self.opset_limit = opset_limit

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
+from ..abstract import python_example
 from ..ops.effects import assert_p, print_p
 from ..ops.py_function import py_function_p
 from ..ops.state import assign_variable_p, read_variable_p
@@ -41,9 +44,15 @@ def _assign(cx):
     if cx.scope.depth:
         raise cx.refuse(f"a write of variable {slot.variable.name!r} inside a staged if or loop")
     dtype, mode = cx.out_dtype, cx.params["mode"]
-    value = cx.arg(1, dtype)
-    if mode != "assign":
-        value = cx.node("Add" if mode == "add" else "Sub", [slot.name, value])
+    if mode == "assign":
+        value = cx.arg(1, dtype)
+    else:   # NumPy's `current + value` in their promoted dtype, then stored as the variable's
+        value_aval = cx.in_avals[1]
+        compute = np.result_type(np.empty((), dtype), python_example(value_aval)
+                                 if value_aval.weak else np.empty((), value_aval.dtype))
+        current = cx.cast(slot.name, dtype, compute)
+        value = cx.node("Add" if mode == "add" else "Sub", [current, cx.arg(1, compute)])
+        value = cx.cast(value, compute, dtype)
     shape = cx.out_avals[0].shape
     if tuple(cx.in_avals[1].shape) != tuple(shape):
         value = cx.node("Expand", [value, cx.ints(shape)])
