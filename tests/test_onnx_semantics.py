@@ -174,3 +174,16 @@ def test_counting_loops_run_their_trip_count(tmp_path):
           runs=[(np.ones(2), lo, hi) for lo, hi in ((np.int64(5), np.int64(-3)),
                                                     (np.int64(-4), np.int64(-1)),
                                                     (np.int64(0), np.int64(0)))])
+
+
+def test_arg_extremes_variance_and_python_conversions(tmp_path):
+    def f(x, flags, n):
+        m = x.max()
+        return (np.argmax(x, axis=1), np.argmin(x, axis=0), x.argmax(), np.argmax(flags),
+                np.argmin(x, axis=1, keepdims=True), x.var(axis=0), x.std(), x.var(ddof=1),
+                float(m) * 2, int(x[0, 1]), bool(n), np.arange(n) * 2, np.arange(2, n, 3))
+    x = np.array([[1.0, 5.0, 5.0, -2.0], [3.0, -7.0, 2.0, 9.0], [0.5, 0.25, 8.0, 8.0]])
+    nan_x = x.copy()
+    nan_x[1, 2] = nan_x[2, 0] = np.nan
+    check(f, x, np.array([False, True, True]), np.int64(7), path=tmp_path / "m.onnx",
+          runs=[(nan_x, np.zeros(3, bool), np.int64(0)), (-x, np.ones(3, bool), np.int64(2))])

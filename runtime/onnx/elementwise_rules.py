@@ -15,6 +15,7 @@ from ..abstract import python_example
 from ..ops.creation import astype_p
 from ..ops.elementwise import ufunc_primitive
 from ..ops.joining import where_p
+from ..ops.python_calls import python_call_p
 from ..ops.python_numbers import from_python_p, python_op_p
 from ..ops.shape_ops import clip_p
 from ..ops.updates import element_cast_p
@@ -263,6 +264,25 @@ _PY_BITS = {"and": ("And", "BitwiseAnd"), "or": ("Or", "BitwiseOr"),
             "xor": ("Xor", "BitwiseXor")}
 
 
+@lowering(python_call_p)
+def _python_call(cx):
+    """`float(x)`, `int(x)`, `bool(x)` of a traced value: Python's conversions."""
+    fn = cx.params["fn"]
+    if fn not in ("float", "int", "bool") or any(d != 1 for d in cx.in_avals[0].shape):
+        raise cx.refuse(f"the Python call {fn}(...)")
+    return [_convert(cx, fn, cx.out_dtype, cx.node("Reshape", [cx.arg(0), cx.ints([])]))]
+
+
+def _convert(cx, op, dtype, x=None):
+    """Python's `int`, `float`, `bool` (or `+`) of operand 0 (or of `x`, of its dtype)."""
+    source = cx.in_avals[0].dtype
+    x = cx.arg(0) if x is None else x
+    if op == "int" and is_float(source):   # Python's int() truncates
+        negative = cx.node("Less", [x, cx.const(0, source)])
+        x = cx.node("Where", [negative, cx.node("Ceil", [x]), cx.node("Floor", [x])])
+    return cx.cast(x, source, dtype)
+
+
 @lowering(python_op_p)
 def _python_op(cx):
     op, dtype = cx.params["op"], cx.out_dtype
@@ -295,10 +315,5 @@ def _python_op(cx):
         cx.need(18, "BitwiseNot of Python ints")
         return [cx.node("BitwiseNot", [cx.arg(0, dtype)])]
     if op in ("pos", "int", "float", "bool"):
-        if op == "int" and is_float(cx.in_avals[0].dtype):   # Python's int() truncates
-            x = cx.arg(0)
-            negative = cx.node("Less", [x, cx.const(0, cx.in_avals[0].dtype)])
-            x = cx.node("Where", [negative, cx.node("Ceil", [x]), cx.node("Floor", [x])])
-            return [cx.cast(x, cx.in_avals[0].dtype, dtype)]
-        return [cx.arg(0, dtype)]
+        return [_convert(cx, op, dtype)]
     raise cx.refuse(f"Python's {op!r} operator")

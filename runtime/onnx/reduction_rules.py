@@ -1,11 +1,14 @@
-"""ONNX lowerings of the reductions: sum, prod, mean, max, min, any, all, cumsum.
+"""ONNX lowerings of the reductions: sum, prod, mean, var, std, max, min, any, all,
+argmax, argmin, cumsum.
 
 Axes are an input from opset 18 on (`ReduceSum` from 13), so these need 18. An
 input is cast to the result's dtype first (NumPy sums int32 as int64, bools as
 int64). Over empty axes NumPy's identities hold: a sum is 0, a product 1, `any`
 False and `all` True (counted, never ONNX's empty max); `mean` is the sum over
 the count, NaN for none, as NumPy divides. `max`/`min` give NaN where a NaN is
-reduced (NumPy's rule), whatever the ONNX kernel does with NaNs.
+reduced (NumPy's rule), whatever the ONNX kernel does with NaNs; `argmax` and
+`argmin` the first NaN's index, as NumPy's do. `var` is NumPy's two passes (the
+mean, then the mean square of the deviations, over `n - ddof`).
 """
 from __future__ import annotations
 
@@ -32,6 +35,54 @@ def reduce(cx, op, x, dtype=None):
 def _check(cx):
     if cx.params.get("ddof") or cx.params.get("where") is not None:
         raise cx.refuse("ddof= or where=")
+
+
+@lowering(reduction_p["var"], reduction_p["std"], opset=18)
+def _var(cx):
+    dtype, ddof = cx.out_dtype, cx.params.get("ddof", 0)
+    if not is_float(dtype) or np.dtype(cx.in_avals[0].dtype).kind not in "biuf":
+        raise cx.refuse(f"var/std as {dtype}")
+    x = cx.arg(0, dtype)
+    n = cx.cast(count(cx), np.int64, dtype)
+    axes = _axes(cx)
+    mean = cx.node("Div", [cx.node("ReduceSum", [x, cx.ints(axes)], keepdims=1), n]) \
+        if axes else x
+    deviation = cx.node("Sub", [x, mean])
+    total = reduce(cx, "ReduceSum", cx.node("Mul", [deviation, deviation]))
+    divisor = cx.node("Max", [cx.node("Sub", [n, cx.const(ddof, dtype)]),
+                              cx.const(0, dtype)])
+    result = cx.node("Div", [total, divisor])
+    return [cx.node("Sqrt", [result]) if cx.eqn.primitive is reduction_p["std"] else result]
+
+
+def _arg_extreme(op):
+    def rule(cx):
+        axis, keepdims = cx.params.get("axis"), int(bool(cx.params.get("keepdims", False)))
+        x, dtype = cx.arg(0), np.dtype(cx.in_avals[0].dtype)
+        if axis is None:
+            x, axis = cx.node("Reshape", [x, cx.ints([-1])]), 0
+            keepdims_shape = cx.out_avals[0].shape if keepdims else None
+        else:
+            keepdims_shape = None
+        if dtype == bool:
+            x = cx.cast(x, bool, np.int32)
+        index = cx.node(op, [x], axis=axis, keepdims=keepdims if keepdims_shape is None else 0)
+        if is_float(dtype):   # NumPy: the first NaN
+            nans = cx.cast(cx.node("IsNaN", [x]), bool, np.int32)
+            first_nan = cx.node("ArgMax", [nans], axis=axis,
+                                keepdims=keepdims if keepdims_shape is None else 0)
+            has_nan = cx.node("Greater", [cx.node("ReduceMax", [nans, cx.ints([axis])],
+                                                  keepdims=keepdims if keepdims_shape is None
+                                                  else 0), cx.const(0, np.int32)])
+            index = cx.node("Where", [has_nan, first_nan, index])
+        if keepdims_shape is not None:
+            index = cx.node("Reshape", [index, cx.ints(keepdims_shape)])
+        return [cx.cast(index, np.int64, cx.out_dtype)]
+    return rule
+
+
+lowering(reduction_p["argmax"], opset=18)(_arg_extreme("ArgMax"))
+lowering(reduction_p["argmin"], opset=18)(_arg_extreme("ArgMin"))
 
 
 @lowering(reduction_p["sum"], reduction_p["prod"], opset=18)

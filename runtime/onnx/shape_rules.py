@@ -16,6 +16,7 @@ from ..autodiff.rules_indexing import scatter_add_p
 from ..ops.creation import full_like_p, ones_like_p, zeros_like_p
 from ..ops.indexing import Dyn, getitem_p
 from ..ops.introspection import dim_p
+from ..ops.sizes import arange_p
 from ..ops.updates import index_update_p
 from ..ops.joining import concatenate_p, split_p, stack_p
 from ..ops.shape_ops import (
@@ -107,6 +108,17 @@ def _filled(cx, value):
     shape = cx.params.get("shape")
     shape = cx.ints(shape) if shape is not None else cx.node("Shape", [cx.arg(0)])
     return cx.node("Expand", [value, shape])
+
+
+@lowering(arange_p, opset=11)
+def _arange(cx):
+    """`np.arange` with traced bounds, of integers (ONNX's `Range` adds its step up, which
+    for floats drifts from NumPy's `start + i * step`)."""
+    dtype = cx.out_dtype
+    if dtype.kind not in "iu" or dtype == bool:
+        raise cx.refuse(f"np.arange of {dtype} with traced bounds")
+    start, stop, step = (cx.arg(i, np.int64) for i in range(3))
+    return [cx.cast(cx.node("Range", [start, stop, step]), np.int64, dtype)]
 
 
 @lowering(dim_p, opset=15)   # Shape(start=, end=)
