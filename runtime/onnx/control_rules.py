@@ -1,4 +1,4 @@
-"""ONNX lowerings of `cond` (an `If`), `while_loop` (a `Loop`) and `call` (inlined).
+"""ONNX lowerings of `cond` (`If`), `while_loop` (`Loop`), `call` and `errstate` (inlined).
 
 An `If` branch reads the operands by their outer names (ONNX subgraphs see the
 enclosing scope); a `Loop` carries the loop's values, and its condition is the
@@ -14,6 +14,7 @@ import numpy as np
 from ..ir import Literal, Var
 from ..ops.call import call_p
 from ..ops.elementwise import ufunc_primitive
+from ..ops.errstate import errstate_p
 from ..ops.python_numbers import python_op_p
 from ..ops.control_flow import cond_p
 from ..ops.while_primitive import split_while_operands, while_p
@@ -151,7 +152,7 @@ def _trip_count(cx, counted, start, cond_names):
     return cx.node("Max", [trips, cx.const(0, np.int64)])
 
 
-@lowering(call_p)
+@lowering(call_p, errstate_p)   # a `with np.errstate(...)` block changes only warnings
 def _call(cx):
     graph = cx.params["graph"]
     inner = Scope(cx.scope.model, cx.scope.env, cx.scope.depth)
