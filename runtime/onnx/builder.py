@@ -147,6 +147,14 @@ class Scope:
             raise ExportError("a variable's handle used as a value")
         return found if dtype is None else self.cast(found, atom.aval.dtype, dtype)
 
+    def renamable(self, name: str, since: int) -> bool:
+        """Whether a value a node `since` on produces can be renamed: no `If` or `Loop`
+        after its producer may read it (their subgraphs read it by name)."""
+        producers = [i for i, n in enumerate(self.nodes[since:], since) if name in n.outputs]
+        return bool(producers) and not any(
+            any(hasattr(v, "node") for v in n.attrs.values())
+            for n in self.nodes[producers[0] + 1:])
+
     def rename(self, old: str, new: str, since: int) -> None:
         """Renames a value that nodes `since` on produce (the user's name for it)."""
         for node in self.nodes[since:]:

@@ -95,11 +95,14 @@ def lower_graph(scope: Scope, graph) -> None:
             raise refuse(eqn, "it has no ONNX lowering (no row in primitives.onnx_lowerings)")
         scope.model.need(rule.opset, f"the lowering of {eqn.primitive.name}", eqn.source)
         start = len(scope.nodes)
-        names = rule.fn(Context(scope, eqn))
+        try:
+            names = rule.fn(Context(scope, eqn))
+        except OverflowError as error:   # a Python int literal beyond int64
+            raise refuse(eqn, f"a Python int that 64 bits cannot hold ({error})") from None
         for var, name in zip(eqn.outputs, names):
             if isinstance(name, str) and var.name and name in scope.produced \
                     and name not in names[:eqn.outputs.index(var)] \
-                    and any(name in n.outputs for n in scope.nodes[start:]):
+                    and scope.renamable(name, start):
                 better = scope.model.fresh(var.name)
                 scope.rename(name, better, start)
                 name = better
