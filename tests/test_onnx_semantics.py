@@ -188,3 +188,21 @@ def test_arg_extremes_variance_and_python_conversions(tmp_path):
     nan_x[1, 2] = nan_x[2, 0] = np.nan
     check(f, x, np.array([False, True, True]), np.int64(7), path=tmp_path / "m.onnx",
           runs=[(nan_x, np.zeros(3, bool), np.int64(0)), (-x, np.ones(3, bool), np.int64(2))])
+
+
+def test_a_value_a_branch_reads_keeps_its_name(tmp_path):
+    """An inlined call's output that an `If` of the callee reads by name is not renamed
+    after the caller's variable (the subgraph would read a name nothing computes)."""
+    @ag.convert
+    def inner(x):
+        y = x * 2
+        if x.sum() > 0:
+            z = y + 1
+        else:
+            z = y - 1
+        return y, z
+
+    def outer(x):
+        a, b = inner(x)
+        return a + b
+    check(outer, np.array([1.0, 2.0]), path=tmp_path / "m.onnx", runs=[(-np.ones(2),)])
