@@ -23,9 +23,7 @@ from autograph_runtime.tree import flatten
 
 CASES = list(all_cases())
 # corpus functions refused, and the primitive that refuses them
-REFUSED = {
-    "conditionals.sort_local_array_if": "sort",
-}
+REFUSED: dict = {}
 PRINTS = "print"   # every corpus function staging a print is refused for it
 
 

@@ -206,3 +206,11 @@ def test_a_value_a_branch_reads_keeps_its_name(tmp_path):
         a, b = inner(x)
         return a + b
     check(outer, np.array([1.0, 2.0]), path=tmp_path / "m.onnx", runs=[(-np.ones(2),)])
+
+
+def test_sort_puts_nans_last(tmp_path):
+    def f(x, k, flags):
+        return np.sort(x), np.sort(x, axis=0), np.sort(k, axis=None), np.sort(flags)
+    x = np.array([[3.0, np.nan, -1.0, 0.0], [np.inf, 2.0, np.nan, -np.inf], [1.0, 1.0, 0.5, 9.0]])
+    check(f, x, np.array([[5, -3], [2, 7]]), np.array([True, False, True]),
+          path=tmp_path / "m.onnx", runs=[(-x, np.array([[0, 0], [-9, 1]]), np.ones(3, bool))])

@@ -1,5 +1,5 @@
 """ONNX lowerings of the reductions: sum, prod, mean, var, std, max, min, any, all,
-argmax, argmin, cumsum.
+argmax, argmin, cumsum, and sort.
 
 Axes are an input from opset 18 on (`ReduceSum` from 13), so these need 18. An
 input is cast to the result's dtype first (NumPy sums int32 as int64, bools as
@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops.reductions import _p as reduction_p
+from ..ops.sorting import sort_p
 from .arithmetic import is_float
 from .lower import lowering
 
@@ -161,3 +162,31 @@ def _cumsum(cx):
     if axis is None or not cx.in_avals[0].shape:
         x, axis = cx.node("Reshape", [x, cx.ints([-1])]), 0
     return [cx.node("CumSum", [x, cx.const(axis, np.int64)])]
+
+
+@lowering(sort_p, opset=15)   # Shape(start=, end=)
+def _sort(cx):
+    """`np.sort`: ONNX's `TopK` of every element, smallest first (values only, so how it
+    orders equal ones does not show); NaNs last, as NumPy sorts them."""
+    axis, dtype = cx.params.get("axis", -1), cx.out_dtype
+    x = cx.arg(0)
+    if axis is None:
+        x, axis = cx.node("Reshape", [x, cx.ints([-1])]), 0
+    ndim = len(cx.out_avals[0].shape)
+    axis %= ndim
+    if dtype.kind not in "biuf":
+        raise cx.refuse(f"sorting {dtype}")
+    work = np.dtype(np.int32) if dtype == bool else dtype
+    x = cx.cast(x, dtype, work)
+    n = cx.node("Shape", [x], start=axis, end=axis + 1)
+    if not is_float(dtype):
+        return [cx.cast(cx.node("TopK", [x, n], 2, axis=axis, largest=0)[0], work, dtype)]
+    is_nan = cx.node("IsNaN", [x])
+    finite_first = cx.node("Where", [is_nan, cx.const(np.inf, dtype), x])
+    ordered = cx.node("TopK", [finite_first, n], 2, axis=axis, largest=0)[0]
+    nans = cx.node("ReduceSum", [cx.cast(is_nan, bool, np.int64), cx.ints([axis])], keepdims=1)
+    position = cx.node("Range", [cx.const(0, np.int64), cx.node("Squeeze", [n, cx.ints([0])]),
+                                 cx.const(1, np.int64)])
+    position = cx.node("Reshape", [position, cx.ints([-1] + [1] * (ndim - 1 - axis))])
+    tail = cx.node("GreaterOrEqual", [position, cx.node("Sub", [n, nans])])
+    return [cx.node("Where", [tail, cx.const(np.nan, dtype), ordered])]
