@@ -117,6 +117,13 @@ class Scope:
         self.produced: set = set()   # names nodes of this scope compute
         self.depth = depth           # 0: the model's graph; >0: inside an If or a Loop
 
+    def inline(self) -> "Scope":
+        """A scope writing into this one's nodes, with its own names for the values of a
+        graph written in place (a call's, a loop condition's)."""
+        inner = Scope(self.model, self.env, self.depth)
+        inner.nodes, inner.produced = self.nodes, self.produced
+        return inner
+
     def node(self, op: str, inputs, n_out: int = 1, hint: str | None = None, **attrs):
         """Appends `op`; returns its output name (a list of them where `n_out != 1`)."""
         outs = [self.model.fresh(hint) for _ in range(n_out)]

@@ -4,8 +4,9 @@ An `If` branch reads the operands by their outer names (ONNX subgraphs see the
 enclosing scope); a `Loop` carries the loop's values, and its condition is the
 loop's condition graph written twice, before the loop and at the end of the
 body; a loop that counts (`for i in range(n)`: its condition only `i < n`, its
-body only adding a positive literal to `i`) is given its trip count instead. Outputs are cast to the equation's dtypes, so both branches (and every
-trip) agree on them.
+body only adding a positive literal to `i`) is given its trip count instead.
+Outputs are cast to the equation's dtypes, so both branches (and every trip)
+agree on them. `call` and `errstate` write their graph in place.
 """
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ import numpy as np
 from ..ir import Literal, Var
 from ..ops.call import call_p
 from ..ops.elementwise import ufunc_primitive
+from ..ops.control_flow import cond_p
 from ..ops.errstate import errstate_p
 from ..ops.python_numbers import python_op_p
-from ..ops.control_flow import cond_p
 from ..ops.while_primitive import split_while_operands, while_p
 from .builder import Scope, VariableSlot
 from .lower import bind_names, lower_graph, lowering, output_names
@@ -29,10 +30,6 @@ def outer_names(cx, atoms):
         found = cx.scope.env.get(getattr(atom, "id", None))
         names.append(found if isinstance(found, VariableSlot) else cx.scope.atom(atom))
     return names
-
-
-def _dims(aval):
-    return [d if d is not None else None for d in aval.shape]
 
 
 @lowering(cond_p)
@@ -49,7 +46,7 @@ def _cond(cx):
         bind_names(scope, graph.inputs, operands)
         lower_graph(scope, graph)
         outs = output_names(scope, graph.outputs, dtypes)
-        infos = [(n, v.aval.dtype, _dims(v.aval)) for n, v in zip(outs, cx.eqn.outputs)]
+        infos = [(n, v.aval.dtype, list(v.aval.shape)) for n, v in zip(outs, cx.eqn.outputs)]
         branches.append(scope.graph_proto(f"{graph.name}_{key}", [], infos))
     if not cx.eqn.outputs:   # only dropped asserts inside: nothing to compute
         return []
@@ -60,8 +57,7 @@ def _cond(cx):
 
 def _condition(scope, graph, carry_names, const_names):
     """The loop condition written into `scope`: a bool scalar's name."""
-    inner = Scope(scope.model, scope.env, scope.depth)
-    inner.nodes, inner.produced = scope.nodes, scope.produced
+    inner = scope.inline()
     bind_names(inner, graph.inputs, list(carry_names) + list(const_names))
     lower_graph(inner, graph)
     out = graph.outputs[0]
@@ -93,9 +89,9 @@ def _while(cx):
         _condition(scope, cond, new_carry, cond_names)
     outs = output_names(scope, [going_on] + new_carry, [bool] + dtypes)
     infos_in = [(trip, np.int64, []), (cond_in, bool, [])] + [
-        (n, v.aval.dtype, _dims(v.aval)) for n, v in zip(carried, body.inputs)]
+        (n, v.aval.dtype, list(v.aval.shape)) for n, v in zip(carried, body.inputs)]
     infos_out = [(outs[0], bool, [])] + [
-        (n, v.aval.dtype, _dims(v.aval)) for n, v in zip(outs[1:], body.inputs)]
+        (n, v.aval.dtype, list(v.aval.shape)) for n, v in zip(outs[1:], body.inputs)]
     proto = scope.graph_proto(f"{body.name}_loop", infos_in, infos_out)
     results = cx.node("Loop", [trips, first, *start], n_out=len(carry), body=proto)
     return [results] if len(carry) == 1 else results
@@ -155,8 +151,7 @@ def _trip_count(cx, counted, start, cond_names):
 @lowering(call_p, errstate_p)   # a `with np.errstate(...)` block changes only warnings
 def _call(cx):
     graph = cx.params["graph"]
-    inner = Scope(cx.scope.model, cx.scope.env, cx.scope.depth)
-    inner.nodes, inner.produced = cx.scope.nodes, cx.scope.produced
+    inner = cx.scope.inline()
     bind_names(inner, graph.inputs, outer_names(cx, cx.eqn.inputs))
     lower_graph(inner, graph)
     return [inner.atom(a, v.aval.dtype) for a, v in zip(graph.outputs, cx.eqn.outputs)]
