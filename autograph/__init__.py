@@ -9,7 +9,7 @@
 `f` runs as a graph traced once per input signature. The public surface is
 described in the project's API document and the README.
 """
-from . import runtime_package as _runtime_package  # first: binds `autograph_runtime`
+from . import runtime_package as _runtime_package  # noqa: F401  (first: binds `autograph_runtime`)
 from autograph_runtime import source as _source
 from autograph_runtime.errors import AutographError, PathTypeError, TracingError
 from autograph_runtime.ops.introspection import dynamic_shape as shape

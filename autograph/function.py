@@ -190,7 +190,8 @@ class GraphFunction:
                 concrete = self._traces.get(key)
                 if concrete is None:
                     concrete = self._relaxed_match(key, sig) or self._trace(sig, key.device)
-                    self._remember(key, concrete)
+                    if not concrete.closure:   # else it holds the caller's traced values
+                        self._remember(key, concrete)
         return concrete, key
 
     def _remember(self, key: CacheKey, concrete):
@@ -245,7 +246,7 @@ class GraphFunction:
         else:
             concrete = self._variable_policy.trace(
                 lambda allowed: self._trace_once(sig, device, keys, allowed))
-            if shareable and not shared.created_variables:
+            if shareable and not shared.created_variables and not concrete.closure:
                 shared.graphs.remember(key, concrete)
         self.trace_count += 1
         sig = sig.without_values()
@@ -257,8 +258,11 @@ class GraphFunction:
             why = ("; ".join(changes.values()) or
                    ("the device changed" if previous[1] != device else
                     "the same signature again: its graph was dropped from the cache"))
+        if concrete.closure:   # not cached: it is traced at each call, not retraced
+            why = "it reads traced values of the function calling it (traced at each call)"
         trace_log.traced(self.__qualname__, self.trace_count, sig.trees, keys, device, why)
-        self._warn_if_retracing(changes, why)
+        if not concrete.closure:
+            self._warn_if_retracing(changes, why)
         return concrete
 
     def _trace_once(self, sig, device, keys, allow_variables: bool):
@@ -293,7 +297,7 @@ class GraphFunction:
                 traced = trace_to_graph(call, tuple(sig.leaves), name=self.__name__,
                                         input_avals=avals, input_names=names, scope=scope,
                                         name_values=True, is_output=is_array,
-                                        write_back=True)
+                                        write_back=True, closure=True)
         except Exception as error:
             note_original_location(error)
             raise
@@ -306,7 +310,8 @@ class GraphFunction:
                                     traced.out_leaves, traced.out_tree, get_backend(device),
                                     [variable for variable, _ in builder.resources],
                                     reads_unknown_dims=builder.read_unknown_dims,
-                                    writes_arguments=traced.written, tier=self.tier)
+                                    writes_arguments=traced.written, tier=self.tier,
+                                    closure=[outer for outer, _ in builder.closure])
         if scopes[0].created:
             self._shared.created_variables = True   # graph functions of it make their own
         return concrete, bool(scopes[0].created)

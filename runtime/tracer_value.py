@@ -288,6 +288,9 @@ def write_in_place(target, result, what, ufunc=None, other=None, rebinds=False):
             return inner
         if rebinds:
             return result
+        refusal = result.builder.caller_write_error(target, f"`{what}`")
+        if refusal is not None:
+            raise refusal
         raise views.CarryNeeded(views.root_of(target), result.builder, TracingError(
             f"in-place `{what}` on a value from outside the staged block"
             f"{location_note(user_source())}: it would be written once, while tracing; "
