@@ -26,6 +26,7 @@ import time
 import types
 import warnings
 import weakref
+from collections.abc import Callable
 
 import gast
 import numpy as np
@@ -342,7 +343,7 @@ def check_convertible(fn) -> None:
                           f"{code.co_firstlineno})")
 
 
-def to_code(fn) -> str:
+def to_code(fn: Callable) -> str:
     """The converted source of `fn`, as a string of valid Python.
 
     `fn` is anything `source_function` accepts (a `ConversionError` for

@@ -400,16 +400,30 @@ def _identifier(label: str) -> str:
     return name or "arg"
 
 
+_ANY_ARGUMENTS = inspect.Signature([
+    inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+    inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+
+
 def _signature_of(fn) -> inspect.Signature:
     try:
         return inspect.signature(fn, eval_str=True)
     except (NameError, SyntaxError, TypeError):
         return inspect.signature(fn)
     except ValueError:  # a built-in whose parameters Python does not expose (max, range)
+        if _from_numpy(fn):   # NumPy's C functions before NumPy 2.4: as they are called
+            return _ANY_ARGUMENTS
         name = getattr(fn, "__name__", type(fn).__name__)
         raise TypeError(f"ag.convert cannot read the parameters of {name!r} (a built-in "
                         f"without a signature); wrap it in a Python function, e.g. "
                         f"ag.convert(lambda a, b: {name}(a, b))") from None
+
+
+def _from_numpy(fn) -> bool:
+    """A ufunc, a ufunc's method or another of NumPy's functions."""
+    if isinstance(fn, np.ufunc) or isinstance(getattr(fn, "__self__", None), np.ufunc):
+        return True
+    return (getattr(fn, "__module__", None) or "").split(".")[0] == "numpy"
 
 
 def _weak_or_strong_ref(instance, table):
