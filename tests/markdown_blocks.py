@@ -63,7 +63,7 @@ class Outcome:
 def parse_blocks(text: str) -> list[Block]:
     """The fenced blocks of a Markdown text, with the markers above each."""
     lines = text.splitlines()
-    blocks, i = [], 0
+    blocks, i, used = [], 0, set()
     while i < len(lines):
         stripped = lines[i].strip()
         if not stripped.startswith("```"):
@@ -85,11 +85,20 @@ def parse_blocks(text: str) -> list[Block]:
                           else "takes no value"))
             else:
                 markers[match[1]] = match[2] or ""
+            used.add(k)
             k -= 1
+        used.update(range(start + 1, end))  # a block's own lines are no markers
         blocks.append(Block(start + 1, lang, "\n".join(lines[start + 1:end]) + "\n",
                             markers, error or _marker_error(lang, markers)))
         i = end + 1
-    return blocks
+    return sorted(blocks + _stray_markers(lines, used), key=lambda b: b.line)
+
+
+def _stray_markers(lines: list[str], used: set) -> list[Block]:
+    """Markers outside blocks and not right above a fence: they would apply to nothing."""
+    return [Block(k + 1, "", "", {}, "a marker applies to the fence on the line right "
+                  "below it; this one has none") for k, line in enumerate(lines)
+            if k not in used and (m := MARKER.match(line.strip())) and m[1] in MARKERS]
 
 
 def _marker_error(lang: str, markers: dict) -> str:

@@ -81,6 +81,8 @@ def test_raises_fails_otherwise(code, expected):
     (md("~~~bash", "ls", "~~~", "<!-- output -->", "~~~", "1", "~~~"), "must follow a python"),
     (md("~~~python", "x = ", "~~~"), "invalid syntax"),
     (md("~~~python", "x = 1"), "fence never closed"),
+    (md("<!-- output -->", "", "~~~python", "x = 1", "~~~"), "right below it; this one has none"),
+    (md("~~~text", "<!-- output -->", "~~~"), ""),   # inside a block: not a marker
 ])
 def test_every_block_is_accounted_for(text, expected):
     found = [o for o in run_markdown(text, "t.md") if o.status == "failed"]
