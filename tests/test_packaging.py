@@ -92,7 +92,9 @@ def test_setup_cfg_installs_every_package():
 
 
 def test_a_runtime_py_in_the_working_directory_is_not_imported(tmp_path):
-    printed = _run_beside_a_user_runtime(tmp_path)
+    """This checkout's autograph (as installed, or on `PYTHONPATH`), run from a folder
+    holding a user's runtime.py, which comes first on `sys.path`."""
+    printed = _run_beside_a_user_runtime(tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert printed[:3] == ["[8.", "8.]", "False"]
     assert pathlib.Path(printed[3]) == ROOT / "runtime" / "__init__.py"
 
