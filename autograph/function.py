@@ -44,6 +44,7 @@ from .eager_mode import setting as eager_mode
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
 from .fast_path import NUMPY_SCALAR, call_key, prepare
 from .signature import CallSignature, flatten_call, param_specs_of
+from .self_reads import guard, snapshot
 from .specs import TensorSpec
 from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
                             shared_traces)
@@ -138,6 +139,8 @@ class GraphFunction:
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
         if tracing:
             return concrete.call_in_trace(inputs)
+        if concrete.self_reads is not None:
+            concrete.self_reads.compare()
         self._prepare_short_path(args, kwargs, sig, key, concrete)
         return concrete.call_flat(inputs)
 
@@ -151,6 +154,8 @@ class GraphFunction:
         if raw in self._fast:
             return
         run = concrete.fast_call if concrete.backend.xp is np else _flat_caller(concrete)
+        if concrete.self_reads is not None:   # a method: checks the attributes it froze
+            run = guard(run, concrete.self_reads)
         try:
             entry = prepare(self._signature, self._apply_defaults, args, kwargs, sig, run)
         except Exception:   # a call it cannot mirror keeps the full path, which served it
@@ -289,6 +294,7 @@ class GraphFunction:
 
         try:
             target = self._conversion.target(self.autograph)
+            self_reads = snapshot(self.python_function)   # attributes of `self` it may freeze
             with warn_frozen_draws(self.__name__):  # a draw made while tracing is frozen
                 traced = trace_to_graph(call, tuple(sig.leaves), name=self.__name__,
                                         input_avals=avals, input_names=names, scope=scope,
@@ -307,6 +313,7 @@ class GraphFunction:
                                     [variable for variable, _ in builder.resources],
                                     reads_unknown_dims=builder.read_unknown_dims,
                                     writes_arguments=traced.written, tier=self.tier)
+        concrete.self_reads = self_reads
         if scopes[0].created:
             self._shared.created_variables = True   # graph functions of it make their own
         return concrete, bool(scopes[0].created)
@@ -436,4 +443,5 @@ def _weak_method(function, ref, conversion: ConvertedAhead):
     method.__signature__ = signature.replace(parameters=params)
     method._ag_method = True
     method._ag_eager = eager
+    method._ag_self_ref, method._ag_function = ref, function   # for self_reads.snapshot
     return method
