@@ -39,6 +39,7 @@ from .ahead import ConvertedAhead
 from .conversion import check_convertible
 from .concrete import ConcreteFunction
 from .device import current_device
+from .error_hints import note_unknown_dimension
 from .device import state as device_state
 from .eager_mode import setting as eager_mode
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
@@ -50,6 +51,7 @@ from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, sh
                             shared_traces)
 from .tiers import check_tier
 from .tracebacks import hide_internal_frames
+from .traced_recursion import explained
 from .tiers import settings as tier_settings
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates
@@ -300,8 +302,11 @@ class GraphFunction:
                                         input_avals=avals, input_names=names, scope=scope,
                                         name_values=True, is_output=is_array,
                                         write_back=True)
+        except RecursionError as error:
+            raise explained(error, self.__qualname__) from None
         except Exception as error:
             note_original_location(error)
+            note_unknown_dimension(error, keys)
             raise
         builder = traced.builder
         if builder.read_unknown_dims and keys is not sig.keys:

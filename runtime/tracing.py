@@ -7,7 +7,7 @@ it may capture), makes inputs of the leaves of `args` that have an abstract
 value, runs the function, flattens what it returns, and builds the graph.
 
 >>> import numpy as np
->>> from runtime import AbstractValue
+>>> from autograph_runtime import AbstractValue
 >>> traced = trace_to_graph(lambda x, k: (np.tanh(x) * k, "done"),
 ...                         (AbstractValue((3,), np.float32), 2.0), name="scale")
 >>> print(traced.graph)
