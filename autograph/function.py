@@ -296,7 +296,6 @@ class GraphFunction:
 
         try:
             target = self._conversion.target(self.autograph)
-            self_reads = snapshot(self.python_function)   # attributes of `self` it may freeze
             with warn_frozen_draws(self.__name__):  # a draw made while tracing is frozen
                 traced = trace_to_graph(call, tuple(sig.leaves), name=self.__name__,
                                         input_avals=avals, input_names=names, scope=scope,
@@ -318,7 +317,7 @@ class GraphFunction:
                                     [variable for variable, _ in builder.resources],
                                     reads_unknown_dims=builder.read_unknown_dims,
                                     writes_arguments=traced.written, tier=self.tier)
-        concrete.self_reads = self_reads
+        concrete.self_reads = snapshot(self.python_function)   # what of `self` it froze
         if scopes[0].created:
             self._shared.created_variables = True   # graph functions of it make their own
         return concrete, bool(scopes[0].created)

@@ -2,7 +2,7 @@
 
 A converted method (`ag.convert(model.step)`, or a method decorated with
 `ag.convert` called on an instance) reads `self.scale` while it is traced, and
-the graph holds that value. When the trace starts, `snapshot` records the
+the graph holds that value. When the trace ends, `snapshot` records the
 plain values (numbers, bools, strings, NumPy arrays and scalars; not
 `ag.Variable`s, not objects) of the attributes the method's source reads,
 `self.NAME` in its body and in the methods of `self` it calls. A later call of

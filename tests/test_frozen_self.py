@@ -145,3 +145,21 @@ def test_a_retrace_reads_the_new_value():
         warnings.simplefilter("ignore", ag.FrozenValueWarning)
         x = np.arange(3, dtype=np.float32)    # a new signature: traced now, with 10.0
         np.testing.assert_allclose(apply(x), layer.apply(x))
+
+
+def test_an_attribute_the_trace_itself_changes_is_not_reported():
+    class Counted:
+        def __init__(self):
+            self.traces = 0
+            self.scale = 2.0
+
+        def apply(self, x):
+            self.traces += 1            # runs while tracing only, as in tf.function
+            return x * self.scale
+
+    counted, x = Counted(), np.ones(2)
+    apply = ag.convert(counted.apply)
+    apply(x)
+    result, messages = frozen_warnings(lambda: apply(x))
+    assert messages == [] and counted.traces == 1
+    np.testing.assert_allclose(result, x * 2.0)
