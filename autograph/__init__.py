@@ -24,6 +24,7 @@ from .conversion import convert_callee as _convert_callee
 from .conversion import to_code
 from .convert import convert
 from .device import device
+from . import error_hints as _error_hints  # noqa: F401 - the runtime's hints, in ag's names
 from .eager_mode import functions_run_eagerly, run_functions_eagerly
 from .function import ConcreteFunction, GraphFunction, RetracingWarning
 from .gradients import grad, value_and_grad

@@ -39,16 +39,19 @@ from .ahead import ConvertedAhead
 from .conversion import check_convertible
 from .concrete import ConcreteFunction
 from .device import current_device
+from .error_hints import note_unknown_dimension
 from .device import state as device_state
 from .eager_mode import setting as eager_mode
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
 from .fast_path import NUMPY_SCALAR, call_key, prepare
 from .signature import CallSignature, flatten_call, param_specs_of
+from .self_reads import guard, snapshot
 from .specs import TensorSpec
 from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
                             shared_traces)
 from .tiers import check_tier
 from .tracebacks import hide_internal_frames
+from .traced_recursion import explained
 from .tiers import settings as tier_settings
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates
@@ -138,6 +141,8 @@ class GraphFunction:
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
         if tracing:
             return concrete.call_in_trace(inputs)
+        if concrete.self_reads is not None:
+            concrete.self_reads.compare()
         self._prepare_short_path(args, kwargs, sig, key, concrete)
         return concrete.call_flat(inputs)
 
@@ -151,6 +156,8 @@ class GraphFunction:
         if raw in self._fast:
             return
         run = concrete.fast_call if concrete.backend.xp is np else _flat_caller(concrete)
+        if concrete.self_reads is not None:   # a method: checks the attributes it froze
+            run = guard(run, concrete.self_reads)
         try:
             entry = prepare(self._signature, self._apply_defaults, args, kwargs, sig, run)
         except Exception:   # a call it cannot mirror keeps the full path, which served it
@@ -298,8 +305,11 @@ class GraphFunction:
                                         input_avals=avals, input_names=names, scope=scope,
                                         name_values=True, is_output=is_array,
                                         write_back=True, closure=True)
+        except RecursionError as error:
+            raise explained(error, self.__qualname__) from None
         except Exception as error:
             note_original_location(error)
+            note_unknown_dimension(error, keys)
             raise
         builder = traced.builder
         if builder.read_unknown_dims and keys is not sig.keys:
@@ -312,6 +322,7 @@ class GraphFunction:
                                     reads_unknown_dims=builder.read_unknown_dims,
                                     writes_arguments=traced.written, tier=self.tier,
                                     closure=[outer for outer, _ in builder.closure])
+        concrete.self_reads = snapshot(self.python_function)   # what of `self` it froze
         if scopes[0].created:
             self._shared.created_variables = True   # graph functions of it make their own
         return concrete, bool(scopes[0].created)
@@ -455,4 +466,5 @@ def _weak_method(function, ref, conversion: ConvertedAhead):
     method.__signature__ = signature.replace(parameters=params)
     method._ag_method = True
     method._ag_eager = eager
+    method._ag_self_ref, method._ag_function = ref, function   # for self_reads.snapshot
     return method
