@@ -9,7 +9,7 @@
 `f` runs as a graph traced once per input signature. The public surface is
 described in the project's API document and the README.
 """
-from . import runtime_package as _runtime_package  # first: binds `autograph_runtime`
+from . import runtime_package as _runtime_package  # noqa: F401  (first: binds `autograph_runtime`)
 from autograph_runtime import source as _source
 from autograph_runtime.errors import AutographError, ExportError, PathTypeError, TracingError
 from autograph_runtime.onnx import ExportWarning
@@ -25,6 +25,7 @@ from .conversion import convert_callee as _convert_callee
 from .conversion import to_code
 from .convert import convert
 from .device import device
+from . import error_hints as _error_hints  # noqa: F401 - the runtime's hints, in ag's names
 from .eager_mode import functions_run_eagerly, run_functions_eagerly
 from .function import ConcreteFunction, GraphFunction, RetracingWarning
 from .gradients import grad, value_and_grad

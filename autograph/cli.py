@@ -8,14 +8,20 @@
     agc FILE.py::FUNC --dot SPEC...     the same graph as Graphviz dot
     agc FILE.py::FUNC --dot SPEC... --svg OUT   (or --png OUT) rendered by Graphviz
     agc FILE.py::FUNC --graph SPEC... --optimized   the graph after the passes (what runs)
+    agc FILE.py::Class.method --graph SPEC...    a method, traced on Class()
+    agc FILE.py::Class.method --graph SPEC... --init SPEC...   on Class(*SPECs)
     agc FILE.py::FUNC --onnx OUT.onnx SPEC...       trace FUNC, write it as an ONNX model
 
 A SPEC, one per parameter, is a dtype and a shape (`float32[None,5]`, `int64[]`;
 None or ? for a dimension known only when it runs; the short names graphs print,
 `f32[?,5]`, `i64[]`, work too) or a Python value (`py:3`, `py:'mean'`). FUNC may
 be a function, a method, a `functools.partial` or a callable object (its
-class's `__call__`). Bad input, and a FUNC without Python source to show
-(`np.sin`, `len`), prints one line and exits with status 2.
+class's `__call__`). A method (`Model.step`, not a static or class method) is
+traced as `Model().step` is, reading `self`'s attributes; where the constructor
+needs arguments, `--init` gives them, a SPEC each (an array SPEC builds zeros of
+that shape) or NAME=SPEC: `--init py:64 activation=py:'relu'`. Bad input, and a
+FUNC without Python source to show (`np.sin`, `len`), prints one line and exits
+with status 2.
 """
 from __future__ import annotations
 
@@ -33,6 +39,7 @@ from autograph_runtime.native import unsupported_reason
 from autograph_runtime.errors import AutographError
 
 from .call_marks import mark_calls
+from .cli_methods import UsageError, bound_method, build_instance, method_owner
 from .version import __version__
 from .conversion import check_convertible, source_function, to_code, transformed
 from .function import GraphFunction
@@ -42,14 +49,16 @@ from .pyct.parser import SourceUnavailable
 from .specs import parse_spec
 
 
-class UsageError(Exception):
-    """Bad input to `agc`: reported in one line, exit status 2."""
-
-
 def load_function(target: str):
     """The object named by `FILE.py::NAME` or `package.module::NAME` (NAME may be dotted,
     like `Model.step`). A module is imported from the working directory as part of
     its package, so its relative imports work."""
+    return load_target(target)[0]
+
+
+def load_target(target: str):
+    """(the object `target` names, the class whose instance it needs: `Model` for
+    `Model.step` where `step` is a plain method, else None)."""
     path, sep, name = target.partition("::")
     if not sep or not name:
         raise UsageError(f"expected FILE.py::FUNC, got {target!r}")
@@ -57,14 +66,14 @@ def load_function(target: str):
         module = _import_module(path)
     else:
         module = _load_file(path)
-    obj = module
+    obj = owner = module
     for part in name.split("."):
         if not hasattr(obj, part):
             raise UsageError(f"{path} has no function {name!r}")
-        obj = getattr(obj, part)
+        owner, obj = method_owner(obj, part), getattr(obj, part)
     if not callable(obj):
         raise UsageError(f"{name!r} in {path} is not a function")
-    return obj
+    return obj, owner
 
 
 _MODULE_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
@@ -105,7 +114,8 @@ def _load_file(path: str):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise UsageError(f"{message} (usage: agc FILE.py::FUNC [--stage N | --graph|--dot SPEC...])")
+        raise UsageError(f"{message} (usage: agc FILE.py::FUNC [--stage N | --graph|--dot "
+                         f"SPEC... [--init SPEC...]])")
 
 
 def _parser():
@@ -121,6 +131,9 @@ def _parser():
         parser.add_argument(f"--{fmt}", metavar="OUT",
                             help=f"with --graph or --dot: render the graph to OUT as {fmt.upper()} "
                                  f"through Graphviz's dot program")
+    parser.add_argument("--init", nargs="*", metavar="SPEC",
+                        help="with --graph or --dot on a method: the arguments of its class's "
+                             "constructor (SPECs, or NAME=SPEC)")
     parser.add_argument("--optimized", action="store_true",
                         help="with --graph or --dot: the graph after runtime.passes.optimize")
     mode.add_argument("--onnx", nargs="+", metavar="OUT SPEC",
@@ -147,16 +160,26 @@ def _source(function, stage) -> str:
 def run(argv) -> str:
     """The text `agc` prints for `argv`; raises `UsageError` for bad input."""
     args = _parser().parse_args(argv)
-    function = load_function(args.target)
-    for fmt in ("svg", "png"):
+    function, owner = load_target(args.target)
+    for fmt in ("svg", "png", "init"):
         if getattr(args, fmt) is not None and args.graph is None and args.dot is None:
-            raise UsageError(f"--{fmt} renders a graph: give its SPECs with --graph or --dot")
+            raise UsageError(f"--{fmt} is for a graph: give its SPECs with --graph or --dot")
+    if args.init is not None and owner is None:
+        raise UsageError(f"--init builds the instance of a method's class; "
+                         f"{args.target.partition('::')[2]} is not a method of a class")
     if args.onnx is not None:
+        if owner is not None:
+            raise UsageError("--onnx exports a function; for a method, export "
+                             "ag.convert(instance.method) with ag.export_onnx")
         return _export(function, args.onnx[0], args.onnx[1:])
     if args.graph is None and args.dot is None:
         return _source(function, args.stage)
+    instance = None   # kept alive while tracing: a bound graph function holds it weakly
     try:
-        if not isinstance(function, GraphFunction):
+        if owner is not None:
+            instance = build_instance(owner, args.init, function.__qualname__)
+            function = bound_method(instance, args.target.rpartition(".")[2])
+        elif not isinstance(function, GraphFunction):
             function = GraphFunction(function)
     except AutographError as error:
         raise UsageError(f"{type(error).__name__}: {error}") from None

@@ -38,8 +38,9 @@ class ConcreteFunction:
 
     def __init__(self, name, graph, call_sig: CallSignature, out_leaves, out_tree, backend,
                  variables=(), reads_unknown_dims: bool = False, writes_arguments=(),
-                 tier: str | None = None):
+                 tier: str | None = None, closure=()):
         self.name = name
+        self.closure = list(closure)   # the caller's traced values it reads (then uncached)
         self.graph = graph = prune_dead_code(graph)
         self.optimized_graph = optimize(graph, backend) if config.optimize else graph
         self.backend = backend
@@ -52,6 +53,7 @@ class ConcreteFunction:
         self._is_output = [isinstance(x, (Tracer, np.ndarray)) for x in out_leaves]
         self._out_tree = out_tree
         self.reads_unknown_dims = reads_unknown_dims   # its Python read a None in a .shape
+        self.self_reads = None   # a method's: the attributes of `self` it froze (self_reads.py)
         self._writes = tuple(writes_arguments)
         n_results = sum(self._is_output)
         self.writes_arguments = {i: n_results + j for j, i in enumerate(self._writes)}
@@ -152,7 +154,7 @@ class ConcreteFunction:
         """
         if self.reads_unknown_dims:
             current_builder().note_unknown_dim_read()
-        outs = iter(call_graph(self.graph, *inputs, variables=self.variables))
+        outs = iter(call_graph(self.graph, *inputs, *self.closure, variables=self.variables))
         leaves = [next(outs) if is_out else static for is_out, static
                   in zip(self._is_output, self._static_outputs)]
         for i, value in zip(self._writes, outs):   # the caller's traced arrays, rewritten

@@ -26,6 +26,7 @@ import time
 import types
 import warnings
 import weakref
+from collections.abc import Callable
 
 import gast
 import numpy as np
@@ -59,9 +60,13 @@ _UNSUPPORTED = {
 
 
 def _annotate_origins(node, filename: str, function: str):
-    for child in gast.walk(node):
-        if hasattr(child, "lineno"):
-            anno.setanno(child, anno.Static.ORIGIN, (filename, child.lineno, function))
+    """Each node's (file, line, function): the innermost def or lambda holding it."""
+    if hasattr(node, "lineno"):
+        anno.setanno(node, anno.Static.ORIGIN, (filename, node.lineno, function))
+    inner = node.name if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) \
+        else "<lambda>" if isinstance(node, gast.Lambda) else function
+    for child in gast.iter_child_nodes(node):
+        _annotate_origins(child, filename, inner)
 
 
 def _jumps_out_of(block) -> bool:
@@ -338,7 +343,7 @@ def check_convertible(fn) -> None:
                           f"{code.co_firstlineno})")
 
 
-def to_code(fn) -> str:
+def to_code(fn: Callable) -> str:
     """The converted source of `fn`, as a string of valid Python.
 
     `fn` is anything `source_function` accepts (a `ConversionError` for

@@ -1,11 +1,14 @@
 """`ag.convert`: the decorator that turns a Python function into a `GraphFunction`."""
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from .function import GraphFunction
 
 
-def convert(fn=None, *, input_signature=None, autograph=True, reduce_retracing=False,
-            tier=None):
+def convert(fn: Callable | None = None, *, input_signature: Sequence | None = None,
+            autograph: bool = True, reduce_retracing: bool = False,
+            tier: str | None = None) -> GraphFunction | Callable[[Callable], GraphFunction]:
     """Makes `fn` a graph function; usable bare (`@convert`) or with arguments.
 
     Args:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Iterator
 
 from autograph_runtime.backend import get_backend
 
@@ -25,7 +26,7 @@ def current_device() -> str:
 
 
 @contextlib.contextmanager
-def device(name: str):
+def device(name: str) -> Iterator[None]:
     """Runs graph functions called in the block on `"cpu"` (NumPy) or `"gpu"`/`"gpu:N"` (CuPy).
 
     Asking for a GPU where none can be used raises `RuntimeError` at once.

@@ -39,16 +39,19 @@ from .ahead import ConvertedAhead
 from .conversion import check_convertible
 from .concrete import ConcreteFunction
 from .device import current_device
+from .error_hints import note_unknown_dimension
 from .device import state as device_state
 from .eager_mode import setting as eager_mode
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
 from .fast_path import NUMPY_SCALAR, call_key, prepare
 from .signature import CallSignature, flatten_call, param_specs_of
+from .self_reads import guard, snapshot
 from .specs import TensorSpec
 from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
                             shared_traces)
 from .tiers import check_tier
 from .tracebacks import hide_internal_frames
+from .traced_recursion import explained
 from .tiers import settings as tier_settings
 from .trace_cache import TraceCache
 from .variable_policy import FirstTraceCreates
@@ -138,6 +141,8 @@ class GraphFunction:
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
         if tracing:
             return concrete.call_in_trace(inputs)
+        if concrete.self_reads is not None:
+            concrete.self_reads.compare()
         self._prepare_short_path(args, kwargs, sig, key, concrete)
         return concrete.call_flat(inputs)
 
@@ -151,6 +156,8 @@ class GraphFunction:
         if raw in self._fast:
             return
         run = concrete.fast_call if concrete.backend.xp is np else _flat_caller(concrete)
+        if concrete.self_reads is not None:   # a method: checks the attributes it froze
+            run = guard(run, concrete.self_reads)
         try:
             entry = prepare(self._signature, self._apply_defaults, args, kwargs, sig, run)
         except Exception:   # a call it cannot mirror keeps the full path, which served it
@@ -190,7 +197,8 @@ class GraphFunction:
                 concrete = self._traces.get(key)
                 if concrete is None:
                     concrete = self._relaxed_match(key, sig) or self._trace(sig, key.device)
-                    self._remember(key, concrete)
+                    if not concrete.closure:   # else it holds the caller's traced values
+                        self._remember(key, concrete)
         return concrete, key
 
     def _remember(self, key: CacheKey, concrete):
@@ -245,7 +253,7 @@ class GraphFunction:
         else:
             concrete = self._variable_policy.trace(
                 lambda allowed: self._trace_once(sig, device, keys, allowed))
-            if shareable and not shared.created_variables:
+            if shareable and not shared.created_variables and not concrete.closure:
                 shared.graphs.remember(key, concrete)
         self.trace_count += 1
         sig = sig.without_values()
@@ -257,8 +265,11 @@ class GraphFunction:
             why = ("; ".join(changes.values()) or
                    ("the device changed" if previous[1] != device else
                     "the same signature again: its graph was dropped from the cache"))
+        if concrete.closure:   # not cached: it is traced at each call, not retraced
+            why = "it reads traced values of the function calling it (traced at each call)"
         trace_log.traced(self.__qualname__, self.trace_count, sig.trees, keys, device, why)
-        self._warn_if_retracing(changes, why)
+        if not concrete.closure:
+            self._warn_if_retracing(changes, why)
         return concrete
 
     def _trace_once(self, sig, device, keys, allow_variables: bool):
@@ -293,9 +304,12 @@ class GraphFunction:
                 traced = trace_to_graph(call, tuple(sig.leaves), name=self.__name__,
                                         input_avals=avals, input_names=names, scope=scope,
                                         name_values=True, is_output=is_array,
-                                        write_back=True)
+                                        write_back=True, closure=True)
+        except RecursionError as error:
+            raise explained(error, self.__qualname__) from None
         except Exception as error:
             note_original_location(error)
+            note_unknown_dimension(error, keys)
             raise
         builder = traced.builder
         if builder.read_unknown_dims and keys is not sig.keys:
@@ -306,7 +320,9 @@ class GraphFunction:
                                     traced.out_leaves, traced.out_tree, get_backend(device),
                                     [variable for variable, _ in builder.resources],
                                     reads_unknown_dims=builder.read_unknown_dims,
-                                    writes_arguments=traced.written, tier=self.tier)
+                                    writes_arguments=traced.written, tier=self.tier,
+                                    closure=[outer for outer, _ in builder.closure])
+        concrete.self_reads = snapshot(self.python_function)   # what of `self` it froze
         if scopes[0].created:
             self._shared.created_variables = True   # graph functions of it make their own
         return concrete, bool(scopes[0].created)
@@ -395,16 +411,30 @@ def _identifier(label: str) -> str:
     return name or "arg"
 
 
+_ANY_ARGUMENTS = inspect.Signature([
+    inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+    inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+
+
 def _signature_of(fn) -> inspect.Signature:
     try:
         return inspect.signature(fn, eval_str=True)
     except (NameError, SyntaxError, TypeError):
         return inspect.signature(fn)
     except ValueError:  # a built-in whose parameters Python does not expose (max, range)
+        if _from_numpy(fn):   # NumPy's C functions before NumPy 2.4: as they are called
+            return _ANY_ARGUMENTS
         name = getattr(fn, "__name__", type(fn).__name__)
         raise TypeError(f"ag.convert cannot read the parameters of {name!r} (a built-in "
                         f"without a signature); wrap it in a Python function, e.g. "
                         f"ag.convert(lambda a, b: {name}(a, b))") from None
+
+
+def _from_numpy(fn) -> bool:
+    """A ufunc, a ufunc's method or another of NumPy's functions."""
+    if isinstance(fn, np.ufunc) or isinstance(getattr(fn, "__self__", None), np.ufunc):
+        return True
+    return (getattr(fn, "__module__", None) or "").split(".")[0] == "numpy"
 
 
 def _weak_or_strong_ref(instance, table):
@@ -436,4 +466,5 @@ def _weak_method(function, ref, conversion: ConvertedAhead):
     method.__signature__ = signature.replace(parameters=params)
     method._ag_method = True
     method._ag_eager = eager
+    method._ag_self_ref, method._ag_function = ref, function   # for self_reads.snapshot
     return method

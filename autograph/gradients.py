@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Callable, Sequence
 
 from autograph_runtime import Tracer, TracingError, current_builder
 from autograph_runtime.autodiff import emit_graph, grad_graph
@@ -47,7 +48,8 @@ class _Default(int):
 _ARGNUMS_DEFAULT = _Default(0)
 
 
-def grad(fn, argnums=_ARGNUMS_DEFAULT, has_aux=False, wrt=None) -> GraphFunction:
+def grad(fn: Callable, argnums: int | Sequence[int] = _ARGNUMS_DEFAULT, has_aux: bool = False,
+         wrt: Sequence[Variable] | None = None) -> GraphFunction:
     """The gradient of scalar-valued `fn` with respect to its arguments `argnums`.
 
     Args:
@@ -64,7 +66,9 @@ def grad(fn, argnums=_ARGNUMS_DEFAULT, has_aux=False, wrt=None) -> GraphFunction
     return _gradient_function(fn, argnums, has_aux, with_value=False, wrt=wrt)
 
 
-def value_and_grad(fn, argnums=_ARGNUMS_DEFAULT, has_aux=False, wrt=None) -> GraphFunction:
+def value_and_grad(fn: Callable, argnums: int | Sequence[int] = _ARGNUMS_DEFAULT,
+                   has_aux: bool = False,
+                   wrt: Sequence[Variable] | None = None) -> GraphFunction:
     """Like `grad`, but returns `(value, gradients)` (`((value, aux), gradients)` with aux)."""
     return _gradient_function(fn, argnums, has_aux, with_value=True, wrt=wrt)
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -39,6 +41,7 @@ from .function import ConcreteFunction, GraphFunction
 from .saved_files import npz_arrays, npz_bytes, parsed, read_folder, write_folder
 from .cache_keys import PyKey, is_array_key, leaf_key
 from .signature import flatten_call
+from .specs import TensorSpec
 
 # Version 2: a `while_loop` keeps its operand counts in its params. Version 1
 # folders still load (`runtime.serialization` derives the counts).
@@ -49,7 +52,8 @@ from .signature import flatten_call
 FORMAT, VERSION = "autograph.saved_function", 3
 
 
-def save(f, path, *specs, signatures=None) -> None:
+def save(f: Callable, path: str | os.PathLike, *specs: TensorSpec,
+         signatures: Sequence | None = None) -> None:
     """Writes `f`'s graphs and its variables' values to the folder `path`.
 
     `specs` (arrays, `TensorSpec`s and Python values, as for
@@ -146,7 +150,7 @@ def _parameters_to_data(signature: inspect.Signature) -> list:
     return out
 
 
-def load(path) -> "LoadedFunction":
+def load(path: str | os.PathLike) -> "LoadedFunction":
     """The function saved at `path`, with new variables holding the saved values.
 
     Every problem with the folder is a `LoadError` naming the file: the checks

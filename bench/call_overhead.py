@@ -6,6 +6,10 @@
                            scalar, a Python float, a keyword, an unpassed default, a mix
                            of them), on `x * s + 1`-sized work; target: the same
                            difference as the all-array call
+  call_overhead_self_reads  a converted method that reads three plain attributes of
+                           `self` (frozen into its graph): its call checking them
+                           (self_reads.py) vs the same graph not checking them; target:
+                           <= 0.2 µs added
   call_overhead_new_wrapper  `ag.convert(add_one)(x)`, the graph function made anew for
                            every call (as in a loop body); it reuses the graphs of the
                            first (shared_traces.py); reported, no target
@@ -101,6 +105,34 @@ def bench_kind(settings, name, fn, args, kwargs, full_rounds: int = 100) -> Row:
                diff <= TARGET_DIFF_US, note)
 
 
+class Affine:
+    def __init__(self):
+        self.scale, self.shift, self.clip = 2.0, 1.0, True
+
+    def apply(self, x):
+        y = x * self.scale + self.shift
+        return np.minimum(y, 5.0) if self.clip else y
+
+
+TARGET_SELF_READS_US = 0.2
+
+
+def bench_self_reads(settings, full_rounds: int = 100) -> Row:
+    x = np.arange(4, dtype=np.float32)
+    checked, unchecked = ag.convert(Affine().apply), ag.convert(Affine().apply)
+    unchecked.get_concrete_function(x).self_reads = None   # as before the check existed
+    np.testing.assert_array_equal(checked(x), Affine().apply(x))
+    np.testing.assert_array_equal(unchecked(x), Affine().apply(x))
+    result = compare({"unchecked": (unchecked, (x,)), "checked": (checked, (x,))},
+                     rounds=settings.rounds(full_rounds), round_ms=settings.round_ms)
+    diff = result.median_diff_us("checked", "unchecked")
+    note = (f"numpy column: the same graph unchecked; {result.rounds} rounds x "
+            f"{result.calls_per_round} calls; {result.spread_text()}")
+    return Row("call_overhead_self_reads", result["unchecked"].median_us,
+               result["checked"].median_us, f"{diff:+.2f} µs", f"<= {TARGET_SELF_READS_US:g} µs",
+               diff <= TARGET_SELF_READS_US, note)
+
+
 def convert_and_call(x):
     return ag.convert(add_one)(x)
 
@@ -118,7 +150,7 @@ def bench_new_wrapper(settings, full_rounds: int = 30) -> Row:
 
 def run(settings) -> list[Row]:
     return ([bench_add_one(settings)] + [bench_kind(settings, *kind) for kind in _kinds()]
-            + [bench_new_wrapper(settings)])
+            + [bench_self_reads(settings), bench_new_wrapper(settings)])
 
 
 def main(argv=None):

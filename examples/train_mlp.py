@@ -76,13 +76,18 @@ def train(steps: int = 600, report_every: int = 50, seed: int = 0, out=print):
     model.build(x.shape[1])
     train_step = make_train_step(model)
     losses = []
-    floor = 1e-4                                  # the bars are on a log scale down to this
+    floor, width = 1e-4, 60                       # the bars: a log scale from `floor`
     for step in range(steps):
         losses.append(float(train_step(x, y)))
+        if step == 0:
+            out(f"training loss (mean squared error on {len(x)} points of y = sin(3x)), "
+                f"every {report_every} steps")
+            out(f"{'step':>6}  {'loss':>9}  bar: log scale, none at {floor:.0e}, "
+                f"{width} # at the first loss ({losses[0]:.2e})")
         if step % report_every == 0 or step == steps - 1:
-            bar = "#" * int(round(60 * np.clip(np.log(losses[-1] / floor)
-                                               / np.log(losses[0] / floor), 0, 1)))
-            out(f"step {step:4d}  loss {losses[-1]:.5f}  {bar}")
+            bar = "#" * int(round(width * np.clip(np.log(losses[-1] / floor)
+                                                  / np.log(losses[0] / floor), 0, 1)))
+            out(f"{step:>6}  {losses[-1]:>9.5f}  {bar}")
     out(f"traced {train_step.trace_count} time(s); "
         f"final loss {losses[-1]:.5f} (first {losses[0]:.5f})")
     return losses

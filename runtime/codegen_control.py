@@ -2,7 +2,8 @@
 
 A subgraph's inputs become aliases of the enclosing function's values, so a
 staged loop runs as a plain Python loop over the kernels, with no call per
-iteration:
+iteration (a test that is one expression, a scalar one inlined, is the loop's
+own: `while n_2 != 1:`):
 
     i, x = 0, x0
     while True:
@@ -89,9 +90,13 @@ def emit_while(gen, eqn, refs, outs, indent):
     if counter:
         gen.emit(indent, f"{counter} = 0")
     gen.emit(indent, "while True:", eqn)
+    head = len(gen.lines)
     (pred,) = _inline(gen, cond, outs + cond_captures, inner, test=True)
-    gen.emit(inner, f"if not {pred}:", eqn)
-    gen.emit(inner + "    ", "break")
+    if len(gen.lines) == head:   # the test is one expression: `while n_2 != 1:`
+        gen.lines[-1] = f"{indent}while {pred}:"
+    else:
+        gen.emit(inner, f"if not {pred}:", eqn)
+        gen.emit(inner + "    ", "break")
     if counter:
         gen.emit(inner, f"{counter} += 1")
     _coalesce(gen, body, outs, _assigns_carry_last(body))

@@ -133,7 +133,7 @@ def prune_dead_code(graph: Graph) -> Graph:
 
     Subgraphs are pruned too, where the primitive has a `primitives.prune_rules`
     entry (`cond` and `while_loop`; a `call` keeps its callee, which other callers
-    share). Returns `graph` itself where nothing is dropped.
+    share), and a `cond`'s outputs nothing reads are dropped from it and its branches. Returns `graph` itself where nothing is dropped.
     """
     live = {a.id for a in graph.outputs if isinstance(a, Var)}
     kept: list[Eqn] = []
@@ -143,7 +143,7 @@ def prune_dead_code(graph: Graph) -> Graph:
         if not (effects.writes or effects.io) and not any(v.id in live for v in eqn.outputs):
             changed = True
             continue
-        pruned = _prune_subgraphs(eqn)
+        pruned = _prune_subgraphs(eqn, live)
         changed |= pruned is not eqn
         kept.append(pruned)
         live.update(a.id for a in pruned.inputs if not isinstance(a, Literal))
@@ -154,6 +154,6 @@ def prune_dead_code(graph: Graph) -> Graph:
     return Graph(graph.name, graph.inputs, kept, graph.outputs, consts)
 
 
-def _prune_subgraphs(eqn: Eqn) -> Eqn:
+def _prune_subgraphs(eqn: Eqn, live: set) -> Eqn:
     rule = primitives.prune_rules.get(eqn.primitive)
-    return rule(eqn, prune_dead_code) if rule is not None else eqn
+    return rule(eqn, prune_dead_code, live) if rule is not None else eqn

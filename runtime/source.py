@@ -96,6 +96,32 @@ def user_source() -> SourceInfo | None:
     return None
 
 
+def user_frame() -> tuple[SourceInfo | None, bool]:
+    """(`user_source()`, whether that frame is generated code a resolver maps back: code
+    a converter converted)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if is_user_file(code.co_filename):
+            resolved = _resolved(code.co_filename, frame.f_lineno, code.co_name)
+            if resolved is not None:
+                return resolved, True
+            return SourceInfo(code.co_filename, frame.f_lineno, code.co_name), False
+        frame = frame.f_back
+    return None, False
+
+
+def numpy_caller() -> str | None:
+    """`np.NAME` where the innermost user frame called NumPy's function NAME, which is
+    running now (it called its caller's caller), else None."""
+    frame, inner = sys._getframe(1), None
+    while frame is not None and not is_user_file(frame.f_code.co_filename):
+        frame, inner = frame.f_back, frame
+    if inner is None or not str(inner.f_globals.get("__name__", "")).startswith("numpy"):
+        return None
+    return f"np.{inner.f_code.co_name}"
+
+
 def location_note(source: SourceInfo | None) -> str:
     """' at FILE:LINE in FUNC' or '' where the location is unknown."""
     return f" (at {source})" if source else ""
@@ -110,8 +136,9 @@ def note_original_location(error: BaseException) -> None:
         if location is not None:
             innermost = location
         tb = tb.tb_next
-    if innermost is not None and not any(note.endswith(f"(at {innermost})")
-                                         for note in getattr(error, "__notes__", ())):
+    said = f"(at {innermost})"
+    if innermost is not None and said not in str(error) and not any(
+            note.endswith(said) for note in getattr(error, "__notes__", ())):
         add_note_once(error, f"raised in converted code, at {innermost}")   # not said yet
 
 

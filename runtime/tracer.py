@@ -64,6 +64,8 @@ class GraphBuilder:
         self.consts: dict[Var, object] = {}
         self._const_vars: dict[int, tuple] = {}   # id(value) -> (Var, value)
         self.captures: list[tuple] = []          # (outer atom, inner Var)
+        self.encloser: GraphBuilder | None = None  # a root's: the trace it was made in
+        self.closure: list[tuple] = []           # a root's (encloser's Tracer, inner Var)
         self.shares_memory: set[int] = set()      # Vars that are NumPy views, or have views
         self._captured: dict[int, Var] = {}       # id(outer Var) -> inner Var
         self._captured_atoms: dict[int, Var] = {} # id(parent's atom) -> inner Var
@@ -166,25 +168,67 @@ class GraphBuilder:
             return var
         return known[0]
 
+    def enclosing(self):
+        """This builder, then the builders it can read values of: its parents, and a
+        root's encloser (the trace it was made in: a graph function called while
+        another traces) with that one's own."""
+        builder = self
+        while builder is not None:
+            yield builder
+            builder = builder.parent if builder.parent is not None else builder.encloser
+
     def _lift(self, tracer: "Tracer") -> Var:
-        if self.parent is None or not tracer.builder.is_ancestor_of(self.parent):
-            raise TracingError(
-                f"a traced value ({tracer.node.name or 'unnamed'}:{tracer.aval}) escaped the "
-                f"function that computed it (graph {tracer.builder.name!r}) and was used "
-                f"in {self.name!r}; return it from that function instead")
+        if self.parent is None:
+            return self._close_over(tracer)
+        if not any(b is tracer.builder for b in self.parent.enclosing()):
+            raise _escaped(tracer, self)
         inner = self._captured.get(tracer.node.id)
         if inner is None:
             outer = self.parent.atom(tracer)
             inner = self._captured_atoms.get(outer.id)
         if inner is None:  # one capture per atom of the parent (two Tracers may stand for one)
-            inner = Var(tracer.aval, tracer.node.name)
-            if tracer.node.id in tracer.builder.maybe_arrays:
-                self.maybe_arrays.add(inner.id)
-            if tracer.node.id in tracer.builder.joined_weak:
-                self.joined_weak[inner.id] = tracer.builder.joined_weak[tracer.node.id]
+            inner = self._var_for(tracer)
             self.captures.append((outer, inner))
             self._captured_atoms[outer.id] = inner
         self._captured[tracer.node.id] = inner
+        return inner
+
+    def _close_over(self, tracer: "Tracer") -> Var:
+        """A root graph made while another traces (a graph function called in it, or
+        `ag.grad` of one) takes a value of that trace as an input of its own: the
+        caller passes it (`closure`), as JAX and TF capture a closed-over tracer."""
+        if self.encloser is None or not any(b is tracer.builder
+                                            for b in self.encloser.enclosing()):
+            raise _escaped(tracer, self)
+        for outer, inner in self.closure:
+            if outer.node is tracer.node:
+                return inner
+        inner = self._var_for(tracer)
+        self.closure.append((tracer, inner))
+        return inner
+
+    def caller_write_error(self, target: "Tracer", what: str) -> TracingError | None:
+        """The error for `what` writing in place `target`, a value of the trace that
+        called the graph function this graph belongs to; None where it is not one."""
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        if root.encloser is None or not any(b is target.builder
+                                            for b in root.encloser.enclosing()):
+            return None
+        return TracingError(
+            f"{what} writes in place {target.node.name or 'a value'}, a traced value of the "
+            f"function calling {root.name!r}{location_note(user_source())}: a graph "
+            f"function reads its caller's values but does not write them; return the new "
+            f"value instead")
+
+    def _var_for(self, tracer: "Tracer") -> Var:
+        """A new Var of this graph standing for another graph's `tracer`, as that knew it."""
+        inner = Var(tracer.aval, tracer.node.name)
+        if tracer.node.id in tracer.builder.maybe_arrays:
+            self.maybe_arrays.add(inner.id)
+        if tracer.node.id in tracer.builder.joined_weak:
+            self.joined_weak[inner.id] = tracer.builder.joined_weak[tracer.node.id]
         return inner
 
     def add(self, prim, args, params):
@@ -233,8 +277,15 @@ class GraphBuilder:
         out_atoms = [self.atom(o) for o in outputs]
         self.finished = True
         inputs = (self.inputs + [inner for _, inner in self.captures]
-                  + [var for _, var in self.resources])
+                  + [inner for _, inner in self.closure] + [var for _, var in self.resources])
         return Graph(self.name, inputs, self.eqns, out_atoms, self.consts)
+
+
+def _escaped(tracer: Tracer, builder: GraphBuilder) -> TracingError:
+    return TracingError(
+        f"a traced value ({tracer.node.name or 'unnamed'}:{tracer.aval}) escaped the "
+        f"function that computed it (graph {tracer.builder.name!r}) and was used "
+        f"in {builder.name!r}; return it from that function instead")
 
 
 def _makes_views(atoms, outs) -> bool:

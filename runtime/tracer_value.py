@@ -11,16 +11,21 @@ import numpy as np
 
 from . import dispatch, views
 from .errors import TracingError
-from .source import location_note, user_source
+from .hints import hint
+from .source import location_note, numpy_caller, user_frame, user_source
 
 
-def _concrete_needed(tracer, what: str, hint: str = "") -> TracingError:
+def _concrete_needed(tracer, what: str, situation: str = "") -> TracingError:
+    """The error for `tracer` used as `what`, with the hint for `situation` (runtime.hints)."""
     name = tracer.node.name
     subject = f"traced value {name!r} ({tracer.aval})" if name else \
         f"a traced value ({tracer.aval})"
+    source, converted = user_frame()
+    text = hint(situation, converted, source.function if source else "",
+                numpy_caller() or "NumPy") if situation else ""
     return TracingError(
         f"{subject} is known only when the graph runs, so it cannot be used as "
-        f"{what}{location_note(user_source())}" + (f"; {hint}" if hint else ""))
+        f"{what}{location_note(source)}" + (f"; {text}" if text else ""))
 
 
 class Tracer:
@@ -71,7 +76,7 @@ class Tracer:
     def size(self):
         shape = self.node.aval.shape
         if None in shape:
-            raise _concrete_needed(self, "a Python int (.size of an unknown shape)")
+            raise _concrete_needed(self, "a Python int (.size of an unknown shape)", "size")
         return int(np.prod(shape, dtype=np.int64))
 
     def __len__(self):
@@ -79,7 +84,7 @@ class Tracer:
             raise TypeError("len() of unsized object")
         if self.shape[0] is None:
             raise _concrete_needed(self, "a Python int (len() of an unknown dimension)",
-                                   "runtime.dynamic_shape(x)[0] is its traced length")
+                                   "length")
         return self.shape[0]
 
     def __repr__(self):
@@ -93,15 +98,11 @@ class Tracer:
         return dispatch.call_array_function(func, args, kwargs)
 
     def __array__(self, dtype=None, copy=None):
-        raise _concrete_needed(self, "a NumPy array (np.asarray/np.array)",
-                               "use NumPy functions on it instead, or ag.py_function")
+        raise _concrete_needed(self, "a NumPy array (np.asarray/np.array)", "array")
 
     # -- places Python needs a concrete value ----------------------------------
     def __bool__(self):
-        raise _concrete_needed(self, "a Python bool (if/while/and/or)",
-                               "Python control flow on traced values needs autograph's "
-                               "conversion (ag.convert with autograph=True) or "
-                               "runtime.cond / runtime.while_loop")
+        raise _concrete_needed(self, "a Python bool (if/while/and/or)", "bool")
 
     def __index__(self):
         raise _concrete_needed(self, "a Python int (an index or range bound)")
@@ -288,6 +289,9 @@ def write_in_place(target, result, what, ufunc=None, other=None, rebinds=False):
             return inner
         if rebinds:
             return result
+        refusal = result.builder.caller_write_error(target, f"`{what}`")
+        if refusal is not None:
+            raise refusal
         raise views.CarryNeeded(views.root_of(target), result.builder, TracingError(
             f"in-place `{what}` on a value from outside the staged block"
             f"{location_note(user_source())}: it would be written once, while tracing; "

@@ -7,7 +7,7 @@ it may capture), makes inputs of the leaves of `args` that have an abstract
 value, runs the function, flattens what it returns, and builds the graph.
 
 >>> import numpy as np
->>> from runtime import AbstractValue
+>>> from autograph_runtime import AbstractValue
 >>> traced = trace_to_graph(lambda x, k: (np.tanh(x) * k, "done"),
 ...                         (AbstractValue((3,), np.float32), 2.0), name="scale")
 >>> print(traced.graph)
@@ -32,7 +32,7 @@ from .ir import Graph
 from .naming import variable_names
 from .source import location_note, user_source
 from . import views
-from .tracer import GraphBuilder
+from .tracer import GraphBuilder, current_builder
 from .tracer_value import Tracer, write_in_place
 from .tree import TreeDef, flatten
 
@@ -87,7 +87,7 @@ def is_array(x) -> bool:
 def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = None,
                    input_avals=None, input_names=None, variables=(), scope=None,
                    name_values: bool = False, is_output=is_traced, build: bool = True,
-                   write_back: bool = False, stand_ins=None) -> Traced:
+                   write_back: bool = False, stand_ins=None, closure: bool = False) -> Traced:
     """Traces `fn(*args)`; returns the `Traced` function, its graph built.
 
     Args:
@@ -115,12 +115,17 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
         only where it passes them on as themselves: traced again with those
         positions where it does not; `TracingError` where it also wrote them).
         `Traced.stand_ins` holds the positions used.
+      closure: a root graph traced while another traces may read that trace's
+        values, taken as inputs after its own (`GraphBuilder.closure`: the
+        caller passes them).
     """
     given_avals = input_avals
     leaves, tree = flatten(args)
     if input_avals is None:
         input_avals = [_aval(x) for x in leaves]
     builder = GraphBuilder(name, parent)
+    if closure and parent is None:
+        builder.encloser = current_builder()
     with builder:
         for variable in variables:
             builder.resource(variable)
@@ -166,7 +171,7 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
                 fn, args, name=name, parent=parent, input_avals=given_avals,
                 input_names=input_names, variables=variables, scope=scope,
                 name_values=name_values, is_output=is_output, build=build,
-                write_back=write_back, stand_ins=frozenset(passed))
+                write_back=write_back, stand_ins=frozenset(passed), closure=closure)
         positions = passed
     traced = Traced(builder, inputs, out_leaves, out_tree, placeholders=placeholders,
                     stand_ins=frozenset(positions))

@@ -129,4 +129,13 @@ def test_the_training_example_learns():
     printed = []
     losses = train_mlp.train(steps=300, report_every=100, out=printed.append)
     assert losses[-1] < 0.03 and losses[-1] < losses[0] / 20
-    assert printed[0].startswith("step    0  loss") and "traced 1 time(s)" in printed[-1]
+    assert printed[0] == ("training loss (mean squared error on 128 points of y = sin(3x)), "
+                          "every 100 steps")     # the chart says what it shows, axes too
+    assert printed[1].split() == ["step", "loss", "bar:", "log", "scale,", "none", "at",
+                                  "1e-04,", "60", "#", "at", "the", "first", "loss",
+                                  f"({losses[0]:.2e})"]
+    rows = [line.split() for line in printed[2:-1]]
+    assert [int(row[0]) for row in rows] == [0, 100, 200, 299]
+    assert [float(row[1]) for row in rows] == [round(losses[s], 5) for s in (0, 100, 200, 299)]
+    assert rows[0][2] == "#" * 60 and len(rows[-1][2]) < 60
+    assert "traced 1 time(s)" in printed[-1]

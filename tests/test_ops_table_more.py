@@ -68,11 +68,12 @@ RESHAPING = [
     Row("resize(-1)", lambda x: np.resize(x, (-1, 2)), error=True),
     Row("matrix_transpose", np.matrix_transpose, (X3,), dtypes=ALL),
     Row("matrix_transpose(1d)", np.matrix_transpose, (V,), error=True),
+] + ([  # NumPy 2.1
     Row("unstack", np.unstack, (X3,), dtypes=ALL, unknown=ag.TracingError),
     Row("unstack(axis)", lambda x: np.unstack(np.moveaxis(x, 0, -1), axis=-1), (X3,),
         unknown=ag.TracingError),
     Row("unstack(0d)", np.unstack, (S(),), error=True),
-]
+] if hasattr(np, "unstack") else [])
 
 B = A((2, 3), dtype="bool")
 SELECTIONS = [

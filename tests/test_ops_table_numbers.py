@@ -115,6 +115,10 @@ DIFFERENCES = [
 
 # -- order statistics and covariance -------------------------------------------------
 STATISTICS = [
+    Row("ptp", np.ptp, (X3,), dtypes=ALL),   # uint8 wraps, bool is NumPy's TypeError
+    Row("ptp(axis=1)", lambda x: np.ptp(x, axis=1), (X3,), dtypes=ALL),
+    Row("ptp(axis=(0,2),keepdims)", lambda x: np.ptp(x, axis=(0, 2), keepdims=True), (X3,)),
+    Row("ptp(empty)", np.ptp, (A((0, 3)),), dtypes=REAL, error=True),
     Row("median", np.median, (X3,), dtypes=REAL + ("bool",)),
     Row("median(axis=1)", lambda x: np.median(x, axis=1), (X3,), dtypes=REAL),
     Row("median(axis=(1,2),keepdims)", lambda x: np.median(x, axis=(1, 2), keepdims=True),

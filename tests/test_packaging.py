@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import configparser
 import importlib.metadata
+import inspect
 import os
 import pathlib
 import pickle
 import shutil
 import subprocess
 import sys
+import typing
 import zipfile
 
 import pytest
@@ -90,7 +92,9 @@ def test_setup_cfg_installs_every_package():
 
 
 def test_a_runtime_py_in_the_working_directory_is_not_imported(tmp_path):
-    printed = _run_beside_a_user_runtime(tmp_path)
+    """This checkout's autograph (as installed, or on `PYTHONPATH`), run from a folder
+    holding a user's runtime.py, which comes first on `sys.path`."""
+    printed = _run_beside_a_user_runtime(tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert printed[:3] == ["[8.", "8.]", "False"]
     assert pathlib.Path(printed[3]) == ROOT / "runtime" / "__init__.py"
 
@@ -120,3 +124,17 @@ def test_the_wheel_holds_autograph_runtime_and_no_runtime(tmp_path):
     printed = _run_beside_a_user_runtime(work, env=dict(os.environ, PYTHONPATH=str(site)))
     assert printed[:3] == ["[8.", "8.]", "False"]
     assert pathlib.Path(printed[3]) == site / "autograph_runtime" / "__init__.py"
+
+
+def test_the_public_functions_have_type_hints():
+    """What `py.typed` promises: every public function's parameters and result annotated."""
+    functions = [getattr(ag, name) for name in ag.__all__
+                 if inspect.isfunction(getattr(ag, name))]
+    assert len(functions) > 10
+    for function in functions:
+        typing.get_type_hints(function)   # every annotation resolves
+        signature = inspect.signature(function)
+        unannotated = [name for name, p in signature.parameters.items()
+                       if p.annotation is inspect.Parameter.empty]
+        assert not unannotated, f"{function.__name__}: {unannotated}"
+        assert signature.return_annotation is not inspect.Signature.empty, function.__name__

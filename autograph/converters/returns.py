@@ -96,7 +96,11 @@ class _Functions(StatementTransformer):
                 templates.replace_as_expression("ag__.returned_none()")
             template = "value = result\nflag = True" if id(ret) in caught else \
                 "flag = True\nvalue = result"
-            return templates.replace(template, flag=flag, value=value, result=result)
+            replaced = templates.replace(template, flag=flag, value=value, result=result)
+            origin = anno.getanno(ret, anno.Static.ORIGIN)
+            for statement in replaced if origin else ():   # errors name the `return`'s line
+                anno.setanno(statement, anno.Static.ORIGIN, origin)
+            return replaced
         def stop_loop(loop):
             add_loop_test(loop, flag)
             if contains(loop.body, gast.Return, into_loops=True):  # its `else` must not run

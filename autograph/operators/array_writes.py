@@ -51,6 +51,10 @@ def write_array(target, index, value, label: str):
         if target.builder is not updated.builder:
             if is_inner(label):  # `a.b[i] = v`: the outer write stores the new array
                 return updated
+            refusal = updated.builder.caller_write_error(
+                target, f"item assignment `{label}[...] = ...`")
+            if refusal is not None:
+                raise refusal
             raise TracingError(
                 f"item assignment `{label}[...] = ...` on a value from outside the staged "
                 f"block{location_note(user_source())}, which does not rebind it: it would be "

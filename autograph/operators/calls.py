@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import types
+from collections.abc import Callable
 
 import numpy as np
 
@@ -39,7 +40,7 @@ _CONVERTED_CODE = "<autograph"
 _DO_NOT_CONVERT = "__autograph_do_not_convert__"
 
 
-def do_not_convert(fn):
+def do_not_convert(fn: Callable) -> Callable:
     """Marks `fn` to be called as it is from converted code (and traced as it is by
     `ag.convert`): its Python control flow is not rewritten. Returns `fn`.
 

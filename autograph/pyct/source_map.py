@@ -9,6 +9,9 @@ location resolver `autograph` registers with `runtime.source`:
 ('model.py', 12, 'f')
 >>> original_location("model.py", 5, "f") is None
 True
+>>> register_source_map("<autograph g (<autograph f #0>:4) #1>", {2: ("<autograph f #0>", 4, "g")})
+>>> original_location("<autograph g (<autograph f #0>:4) #1>", 2, "g")
+('model.py', 12, 'f')
 """
 from __future__ import annotations
 
@@ -24,10 +27,14 @@ def original_location(filename: str, lineno: int, function: str):
     """The user's (file, line, function) for a line of generated `filename`, else None.
 
     A generated line without an entry of its own takes the nearest entry above it.
+    A line of code generated from generated code (a function converted again, as
+    `@ag.convert` on a def inside a converted function is) maps to the user's line.
     """
-    mapping = _source_maps.get(filename)
-    if mapping:
-        for line in range(lineno, 0, -1):
-            if line in mapping:
-                return mapping[line]
-    return None
+    found = None
+    for _ in range(len(_source_maps)):
+        mapping = _source_maps.get(filename)
+        line = next((k for k in range(lineno, 0, -1) if k in mapping), None) if mapping else None
+        if line is None:
+            return found
+        found = filename, lineno, function = mapping[line]
+    return found

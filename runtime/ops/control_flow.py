@@ -21,13 +21,13 @@ import numpy as np
 from ..abstract import AbstractValue, join_shapes, join_weak
 from .. import path_aliases, views, weak_joins
 from ..errors import PathTypeError, TracingError
-from ..ir import Literal
+from ..ir import Eqn, Graph, Literal
 from ..source import location_note, user_source
 from ..tracer import Tracer, current_builder, read_if_variable, recording_in, staging_builder
 from ..tracing import in_place_outputs, write_through
 from ..tree import flatten
 from .effects import stage_failure
-from .higher_order import define_higher_order
+from .higher_order import define_higher_order, prune_subgraphs
 from .subgraphs import (
     Diverged,
     add_inputs,
@@ -59,7 +59,19 @@ def _cond_bindings(eqn):
     return [(eqn.params["true"], eqn.inputs[1:]), (eqn.params["false"], eqn.inputs[1:])]
 
 
-cond_p = define_higher_order("cond", _cond_abstract_eval, _cond_kernel, bindings=_cond_bindings)
+def _prune_cond(eqn, prune, live):
+    """`prune_subgraphs`, and the outputs nothing reads (`live`) dropped from the branches."""
+    kept = [j for j, v in enumerate(eqn.outputs) if v.id in live]
+    if len(kept) < len(eqn.outputs):
+        branches = {k: Graph(g.name, g.inputs, g.eqns, [g.outputs[j] for j in kept], g.consts)
+                    for k, g in ((k, eqn.params[k]) for k in ("true", "false"))}
+        eqn = Eqn(eqn.primitive, eqn.inputs, {**eqn.params, **branches},
+                  [eqn.outputs[j] for j in kept], eqn.source)
+    return prune_subgraphs(eqn, prune)
+
+
+cond_p = define_higher_order("cond", _cond_abstract_eval, _cond_kernel, bindings=_cond_bindings,
+                             prune=_prune_cond)
 
 
 def _check_predicate(pred):

@@ -29,8 +29,9 @@ def outputs_of_subgraphs(eqn: Eqn, shared, storage_outputs) -> set[int]:
                          for graph, operands in primitives.subgraph_bindings[eqn.primitive](eqn)))
 
 
-def prune_subgraphs(eqn: Eqn, prune) -> Eqn:
-    """`eqn` with each graph-valued param pruned (itself where nothing changes)."""
+def prune_subgraphs(eqn: Eqn, prune, live=None) -> Eqn:
+    """`eqn` with each graph-valued param pruned (itself where nothing changes); `live`
+    (the ids of the values read after it) is for rules that drop unread outputs."""
     params = {k: prune(v) if isinstance(v, Graph) else v for k, v in eqn.params.items()}
     if all(params[k] is eqn.params[k] for k in params):
         return eqn

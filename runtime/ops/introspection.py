@@ -6,6 +6,8 @@ a Python int where known, a traced int64 scalar where not (like `tf.shape`).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import primitives
@@ -34,7 +36,7 @@ dim_p = primitives.define(
     lambda xp, axis: lambda x: np.int64(x.shape[axis]))
 
 
-def dynamic_shape(x) -> tuple:
+def dynamic_shape(x: Any) -> tuple:
     """The shape of `x`, with traced int64 scalars for dimensions unknown while tracing."""
     if not isinstance(x, Tracer):
         return np.shape(x)

@@ -215,7 +215,6 @@ def _matrix_transpose(x, /):
     return np.swapaxes(x, -1, -2)
 
 
-@implements(np.unstack)
 def _unstack(x, /, *, axis=0):
     x = array(x)
     if ndim(x) == 0:
@@ -228,4 +227,8 @@ def _unstack(x, /, *, axis=0):
             "which is unknown while tracing: the number of results would be unknown; give "
             "that dimension a known size")
     return tuple(moved[i] for i in range(n))
+
+
+if hasattr(np, "unstack"):   # NumPy 2.1
+    implements(np.unstack)(_unstack)
 

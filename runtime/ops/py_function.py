@@ -7,6 +7,9 @@ results are cast to the declared dtypes, and a shape that does not fit raises
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from .. import primitives
@@ -50,7 +53,7 @@ primitives.save_rules[py_function_p] = lambda eqn: (
     f"exported; compute it with NumPy operations instead")
 
 
-def py_function(fn, *args, out):
+def py_function(fn: Callable, *args: Any, out: Any) -> Any:
     """Calls `fn(*args)` when the graph runs (now, outside tracing) and returns its results."""
     specs, out_tree = flatten(out, is_leaf=lambda s: hasattr(s, "dtype") and hasattr(s, "shape"))
     out_avals = tuple(AbstractValue(s.shape, s.dtype) for s in specs)

@@ -1,4 +1,4 @@
-"""Order statistics and covariance: median, quantile, percentile, cov, corrcoef.
+"""Order statistics and covariance: ptp, median, quantile, percentile, cov, corrcoef.
 
 All are compositions of existing primitives (so they have gradients, CuPy
 kernels and serialization for free): a quantile sorts along its axis (moved
@@ -7,7 +7,9 @@ last) and takes NumPy's "linear" method, `lerp(s[lo], s[hi], gamma)` with
 slice holds a NaN), or "lower", "higher", "nearest" (an element) or
 "midpoint"; the indices are constants where `n` is known, traced values where
 it is not. `q` must be static (a number, list or NumPy array).
-`median` is the mean of the middle one or two sorted elements, as NumPy's.
+`ptp` is `max - min` along the axis, as NumPy computes it (a bool array's
+subtraction raises NumPy's `TypeError`); `median` is the mean of the middle one or
+two sorted elements, as NumPy's.
 `cov` centres the rows and takes `X @ X.T.conj() / (N - ddof)` in
 `result_type(m, float64)`; `corrcoef` divides by the standard deviations and
 clips to [-1, 1]. The NaN-ignoring family is in `nan_reductions.py`.
@@ -164,7 +166,15 @@ def _np_percentile(a, q, axis=None, out=None, overwrite_input=False, method="lin
     return _quantile(a, q, np.asanyarray(qv), axis, keepdims, np.percentile, method)
 
 
-# -- median --------------------------------------------------------------------------
+# -- ptp, median ---------------------------------------------------------------------
+@implements(np.ptp)
+def _ptp(a, axis=None, out=None, keepdims=False):
+    reject({"out": out}, "numpy.ptp")
+    return np.subtract(np.max(a, axis=axis, keepdims=keepdims),
+                       np.min(a, axis=axis, keepdims=keepdims))
+
+
+
 @implements(np.median, out=True)
 def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     reject({"out": out}, "numpy.median")
