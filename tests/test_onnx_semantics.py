@@ -214,3 +214,27 @@ def test_sort_puts_nans_last(tmp_path):
     x = np.array([[3.0, np.nan, -1.0, 0.0], [np.inf, 2.0, np.nan, -np.inf], [1.0, 1.0, 0.5, 9.0]])
     check(f, x, np.array([[5, -3], [2, 7]]), np.array([True, False, True]),
           path=tmp_path / "m.onnx", runs=[(-x, np.array([[0, 0], [-9, 1]]), np.ones(3, bool))])
+
+
+def test_selections_of_every_dtype(tmp_path):
+    """`np.where` and a selected `if` of booleans and narrow ints (onnxruntime's `Where`
+    takes neither), and an `if` whose branches are elementwise (computed both ways)."""
+    def f(x, flags, k):
+        small = np.where(x > 0, x.astype(np.int8), np.int8(-3))
+        picked = np.where(x > 1, flags, ~flags)
+        if k % 2 == 0:
+            k = k // 2
+            flag = k > 3
+        else:
+            k = 3 * k + 1
+            flag = False
+        return small, picked, k, flag
+    x = np.array([-1.0, 0.5, 2.0])
+    check(f, x, np.array([True, False, True]), np.int64(10), path=tmp_path / "m.onnx",
+          runs=[(-x, np.array([False, False, True]), np.int64(7))])
+    model = onnx_load(tmp_path / "m.onnx")
+    assert "If" not in [n.op_type for n in model.graph.node]
+
+
+def onnx_load(path):
+    return pytest.importorskip("onnx").load(path)

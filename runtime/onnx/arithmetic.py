@@ -18,6 +18,26 @@ def where(cx, cond, a, b):
     return cx.node("Where", [cond, a, b])
 
 
+WHERE_DTYPES = {np.dtype(t) for t in (np.uint8, np.int32, np.int64, np.float32, np.float64)}
+
+
+def select(cx, cond, a, b, dtype):
+    """`where(cond, a, b)` of values of `dtype`: onnxruntime's `Where` takes no booleans
+    (`(cond and a) or (not cond and b)`) and few integer widths (int64 in between)."""
+    dtype = np.dtype(dtype)
+    if dtype == bool:
+        if a == b:
+            return a
+        keep_a = cx.node("And", [cond, a])
+        keep_b = cx.node("And", [cx.node("Xor", [cond, cx.const(True, bool)]), b])
+        return cx.node("Or", [keep_a, keep_b])
+    if dtype in WHERE_DTYPES:
+        return where(cx, cond, a, b)
+    wide = np.dtype(np.float64) if dtype.kind == "f" else np.dtype(np.int64)
+    picked = where(cx, cond, cx.cast(a, dtype, wide), cx.cast(b, dtype, wide))
+    return cx.cast(picked, wide, dtype)
+
+
 def where_signed(cx, cond, a, b):
     """`where(cond, a, b)` for an `a` that may be -0.0: onnxruntime's `Where` gives +0.0
     for a -0.0 it takes from its second input, and keeps one from its third. The
@@ -82,14 +102,17 @@ def float_divmod(cx, a, b, dtype):
     return where(cx, b_zero, quotient, floor), where(cx, b_zero, mod, fixed_mod)
 
 
-def divmod_(cx, a, b, dtype, divisor=None):
-    """NumPy's `(a // b, a % b)`; `divisor` is b's value where it is a literal."""
+def divmod_(cx, a, b, dtype, divisor=None, part=None):
+    """NumPy's `(a // b, a % b)` (only `part` 0 or 1 of it is needed where given); `divisor`
+    is b's value where it is a literal."""
     if divisor is not None and not is_float(dtype) and divisor not in (0, -1):
+        if part == 1:
+            return None, cx.node("Mod", [a, b], fmod=0)   # the divisor's sign, as NumPy's
         q = cx.node("Div", [a, b])   # truncated: one less where the remainder's sign is not b's
         r = cx.node("Sub", [a, cx.node("Mul", [q, b])])
         wrong = cx.node("Less" if divisor > 0 else "Greater", [r, cx.const(0, dtype)])
         q = cx.node("Sub", [q, cx.cast(wrong, bool, dtype)])
-        return q, cx.node("Mod", [a, b], fmod=0)   # the divisor's sign, as NumPy's
+        return q, (cx.node("Mod", [a, b], fmod=0) if part is None else None)
     return (float_divmod if is_float(dtype) else int_divmod)(cx, a, b, dtype)
 
 

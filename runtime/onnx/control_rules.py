@@ -1,7 +1,9 @@
 """ONNX lowerings of `cond` (`If`), `while_loop` (`Loop`), `call` and `errstate` (inlined).
 
 An `If` branch reads the operands by their outer names (ONNX subgraphs see the
-enclosing scope); a `Loop` carries the loop's values, and its condition is the
+enclosing scope); an `if` of a few elementwise equations giving integers or
+booleans computes both branches and selects (`Where`), as an `If` per trip of a
+loop costs more than they do; a `Loop` carries the loop's values, and its condition is the
 loop's condition graph written twice, before the loop and at the end of the
 body; a loop that counts (`for i in range(n)`: its condition only `i < n`, its
 body only adding a positive literal to `i`) is given its trip count instead.
@@ -14,11 +16,14 @@ import numpy as np
 
 from ..ir import Literal, Var
 from ..ops.call import call_p
-from ..ops.elementwise import ufunc_primitive
+from ..ops.creation import astype_p
+from ..ops.elementwise import ELEMENTWISE_UFUNCS, ufunc_primitive
+from ..ops.joining import where_p
 from ..ops.control_flow import cond_p
 from ..ops.errstate import errstate_p
-from ..ops.python_numbers import python_op_p
+from ..ops.python_numbers import from_python_p, python_op_p
 from ..ops.while_primitive import split_while_operands, while_p
+from .arithmetic import select
 from .builder import Scope, VariableSlot
 from .lower import bind_names, lower_graph, lowering, output_names
 
@@ -32,6 +37,38 @@ def outer_names(cx, atoms):
     return names
 
 
+# primitives a branch may compute on both paths: elementwise, never failing in ONNX
+BOTH_WAYS = {ufunc_primitive(u) for u in ELEMENTWISE_UFUNCS} | {python_op_p, from_python_p,
+                                                                 astype_p, where_p}
+
+
+def _selectable(cx) -> bool:
+    """Whether the `if` may compute both branches and select: each branch only
+    elementwise equations, every output an integer or boolean (selected exactly) of one
+    known shape in both (an `If` per trip of a loop costs more than a few nodes)."""
+    true, false = cx.params["true"], cx.params["false"]
+    if not cx.eqn.outputs or len(true.eqns) + len(false.eqns) > 16:
+        return False
+    for a, b in zip(true.outputs, false.outputs):
+        if a.aval.shape != b.aval.shape or None in a.aval.shape or \
+                np.dtype(a.aval.dtype).kind not in "biu":
+            return False
+    return all(e.primitive in BOTH_WAYS and not e.params.get("dtype") for g in (true, false)
+               for e in g.eqns)
+
+
+def _select(cx, pred, operands, dtypes):
+    """Both branches written here, their outputs selected by `Where`."""
+    picked = []
+    for key in ("true", "false"):
+        graph = cx.params[key]
+        inner = cx.scope.inline()
+        bind_names(inner, graph.inputs, operands)
+        lower_graph(inner, graph)
+        picked.append([inner.atom(a, d) for a, d in zip(graph.outputs, dtypes)])
+    return [select(cx, pred, t, f, d) for t, f, d in zip(*picked, dtypes)]
+
+
 @lowering(cond_p)
 def _cond(cx):
     pred = cx.arg(0, bool)
@@ -39,6 +76,8 @@ def _cond(cx):
         pred = cx.node("Reshape", [pred, cx.ints([])])
     operands = outer_names(cx, cx.eqn.inputs[1:])
     dtypes = [v.aval.dtype for v in cx.eqn.outputs]
+    if _selectable(cx):
+        return _select(cx, pred, operands, dtypes)
     branches = []
     for key in ("true", "false"):
         graph = cx.params[key]

@@ -19,7 +19,7 @@ from ..ops.python_calls import python_call_p
 from ..ops.python_numbers import from_python_p, python_op_p
 from ..ops.shape_ops import clip_p
 from ..ops.updates import element_cast_p
-from .arithmetic import divmod_, extreme, is_float
+from .arithmetic import divmod_, extreme, is_float, select
 from .lower import lowering
 
 _BINARY = {"add": "Add", "subtract": "Sub", "multiply": "Mul", "divide": "Div",
@@ -147,7 +147,7 @@ def _divmod_rule(part):
         dtype = cx.out_dtype
         if dtype == bool or dtype.kind not in "iuf":
             raise cx.refuse(f"// or % of {dtype}")
-        return [divmod_(cx, *cx.args(dtype), dtype, _int_literal(cx, 1))[part]]
+        return [divmod_(cx, *cx.args(dtype), dtype, _int_literal(cx, 1), part)[part]]
     return rule
 
 
@@ -241,7 +241,7 @@ def _where(cx):
     if len(cx.eqn.inputs) != 3:
         raise cx.refuse("np.where with one argument")
     cond = cx.arg(0, bool)
-    return [cx.node("Where", [cond, cx.arg(1, cx.out_dtype), cx.arg(2, cx.out_dtype)])]
+    return [select(cx, cond, cx.arg(1, cx.out_dtype), cx.arg(2, cx.out_dtype), cx.out_dtype)]
 
 
 @lowering(clip_p)
@@ -293,7 +293,8 @@ def _python_op(cx):
             raise cx.refuse("an int to a negative power")
         return [cx.node(_PY_ARITH[op], cx.args(dtype))]
     if op in ("floordiv", "mod"):
-        return [divmod_(cx, *cx.args(dtype), dtype, _int_literal(cx, 1))[op == "mod"]]
+        part = int(op == "mod")
+        return [divmod_(cx, *cx.args(dtype), dtype, _int_literal(cx, 1), part)[part]]
     if op in _PY_COMPARE:
         onnx_op, negate = _PY_COMPARE[op]
         compute = loop_dtype(cx)
