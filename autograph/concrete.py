@@ -1,6 +1,7 @@
 """`ConcreteFunction`: the graph traced for one signature, compiled for one device."""
 from __future__ import annotations
 
+import os
 import weakref
 
 import numpy as np
@@ -188,7 +189,7 @@ class ConcreteFunction:
                 raise error(f"input {i} of {self.name} must be {aval}, got {given}")
         return self.call_flat(arrays)
 
-    def export_onnx(self, path, opset: int | None = None):
+    def export_onnx(self, path: str | os.PathLike, opset: int | None = None) -> object:
         """Writes the traced graph as an ONNX model to `path` (atomically; `onnx.checker`
         passes on it); returns the `onnx.ModelProto`. See `autograph.onnx_export`."""
         return export_graph(self.graph, path, self.variables, opset, self.name)

@@ -19,7 +19,8 @@ from .function import ConcreteFunction, GraphFunction
 from .saving import LoadedFunction
 
 
-def export_onnx(f, path, *specs, opset: int | None = None) -> list[str]:
+def export_onnx(f: GraphFunction | ConcreteFunction | LoadedFunction,
+                path: str | os.PathLike, *specs: object, opset: int | None = None) -> list[str]:
     """Writes an ONNX model per signature of `f`; returns their paths."""
     concretes = _concretes(f, specs)
     if len(concretes) == 1:

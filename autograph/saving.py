@@ -202,7 +202,8 @@ class LoadedFunction:
         """The compiled graph for a call with these arguments (arrays or `TensorSpec`s)."""
         return self._match(args, kwargs)[0].concrete(current_device())
 
-    def export_onnx(self, path, *specs, opset: int | None = None) -> list[str]:
+    def export_onnx(self, path: str | os.PathLike, *specs: object,
+                    opset: int | None = None) -> list[str]:
         """`ag.export_onnx(self, path, *specs, opset=opset)`: its saved signatures as ONNX."""
         from .onnx_export import export_onnx
         return export_onnx(self, path, *specs, opset=opset)
