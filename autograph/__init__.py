@@ -11,7 +11,8 @@ described in the project's API document and the README.
 """
 from . import runtime_package as _runtime_package  # noqa: F401  (first: binds `autograph_runtime`)
 from autograph_runtime import source as _source
-from autograph_runtime.errors import AutographError, PathTypeError, TracingError
+from autograph_runtime.errors import AutographError, ExportError, PathTypeError, TracingError
+from autograph_runtime.onnx import ExportWarning
 from autograph_runtime.ops.introspection import dynamic_shape as shape
 from autograph_runtime.ops.random import FrozenRandomWarning
 from autograph_runtime.ops.py_function import py_function
@@ -36,6 +37,7 @@ from .pyct import errors as _errors
 from .pyct import source_map as _source_map
 from .pyct.errors import ConversionError
 from .saved_files import LoadError
+from .onnx_export import export_onnx
 from .saving import LoadedFunction, load, save
 from .specs import TensorSpec
 from .tiers import set_tier
@@ -59,7 +61,8 @@ __all__ = [
     "save", "load", "LoadedFunction", "LoadError", "Checkpoint", "CheckpointMismatchError",
     "set_tier", "__version__", "UnrolledLoopWarning", "FrozenRandomWarning",
     "SerializationError", "run_functions_eagerly", "functions_run_eagerly", "set_verbosity",
-    "set_traceback_filtering", "FrozenValueWarning",
+    "set_traceback_filtering", "FrozenValueWarning", "export_onnx", "ExportError",
+    "ExportWarning",
 ]
 
 # The errors and warnings print as `autograph.TracingError`, never `runtime.errors....`

@@ -10,6 +10,7 @@
     agc FILE.py::FUNC --graph SPEC... --optimized   the graph after the passes (what runs)
     agc FILE.py::Class.method --graph SPEC...    a method, traced on Class()
     agc FILE.py::Class.method --graph SPEC... --init SPEC...   on Class(*SPECs)
+    agc FILE.py::FUNC --onnx OUT.onnx SPEC...       trace FUNC, write it as an ONNX model
 
 A SPEC, one per parameter, is a dtype and a shape (`float32[None,5]`, `int64[]`;
 None or ? for a dimension known only when it runs; the short names graphs print,
@@ -135,6 +136,8 @@ def _parser():
                              "constructor (SPECs, or NAME=SPEC)")
     parser.add_argument("--optimized", action="store_true",
                         help="with --graph or --dot: the graph after runtime.passes.optimize")
+    mode.add_argument("--onnx", nargs="+", metavar="OUT SPEC",
+                      help="write the graph traced for the SPECs as an ONNX model to OUT")
     mode.add_argument("--stage", type=int, metavar="N",
                       help=f"source after the first N of the {len(PIPELINE)} converters")
     return parser
@@ -164,6 +167,11 @@ def run(argv) -> str:
     if args.init is not None and owner is None:
         raise UsageError(f"--init builds the instance of a method's class; "
                          f"{args.target.partition('::')[2]} is not a method of a class")
+    if args.onnx is not None:
+        if owner is not None:
+            raise UsageError("--onnx exports a function; for a method, export "
+                             "ag.convert(instance.method) with ag.export_onnx")
+        return _export(function, args.onnx[0], args.onnx[1:])
     if args.graph is None and args.dot is None:
         return _source(function, args.stage)
     instance = None   # kept alive while tracing: a bound graph function holds it weakly
@@ -194,6 +202,24 @@ def run(argv) -> str:
     reason = unsupported_reason(concrete.optimized_graph)
     verdict = "every primitive has a lowering" if reason is None else f"no, {reason}"
     return f"{graph}\n# native tier: {verdict}"
+
+
+def _export(function, path: str, spec_texts) -> str:
+    """`--onnx OUT SPEC...`: FUNC traced for the specs, written as an ONNX model."""
+    try:
+        function = function if isinstance(function, GraphFunction) else GraphFunction(function)
+        specs = [parse_spec(s) for s in spec_texts]
+    except (AutographError, ValueError) as error:
+        raise UsageError(f"{type(error).__name__}: {error}" if isinstance(error, AutographError)
+                         else str(error)) from None
+    _check_one_spec_per_parameter(function, specs, "--onnx")
+    try:
+        model = function.get_concrete_function(*specs).export_onnx(path)
+    except Exception as error:
+        notes = " ".join(getattr(error, "__notes__", ()))
+        raise UsageError(f"{type(error).__name__}: {error} {notes}".strip()) from None
+    opset = model.opset_import[0].version
+    return f"wrote {path} (ONNX opset {opset}, {len(model.graph.node)} nodes)"
 
 
 def _render(dot_source: str, fmt: str, path: str) -> str:

@@ -1,6 +1,7 @@
 """`ConcreteFunction`: the graph traced for one signature, compiled for one device."""
 from __future__ import annotations
 
+import os
 import weakref
 
 import numpy as np
@@ -10,6 +11,7 @@ from autograph_runtime.codegen import compile_graph
 from autograph_runtime.codegen_control import inlines_loops
 from autograph_runtime.effects import prune_dead_code
 from autograph_runtime.native import compile_native
+from autograph_runtime.onnx import export_graph
 from autograph_runtime.ops.call import call as call_graph
 from autograph_runtime.ops.python_numbers import python_number_output
 from autograph_runtime.passes import optimize
@@ -186,6 +188,11 @@ class ConcreteFunction:
                 error = TypeError if given.dtype != aval.dtype else ValueError
                 raise error(f"input {i} of {self.name} must be {aval}, got {given}")
         return self.call_flat(arrays)
+
+    def export_onnx(self, path: str | os.PathLike, opset: int | None = None) -> object:
+        """Writes the traced graph as an ONNX model to `path` (atomically; `onnx.checker`
+        passes on it); returns the `onnx.ModelProto`. See `autograph.onnx_export`."""
+        return export_graph(self.graph, path, self.variables, opset, self.name)
 
     def __repr__(self):
         inputs = ", ".join(str(a) for a in self._input_avals)

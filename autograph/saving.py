@@ -202,6 +202,12 @@ class LoadedFunction:
         """The compiled graph for a call with these arguments (arrays or `TensorSpec`s)."""
         return self._match(args, kwargs)[0].concrete(current_device())
 
+    def export_onnx(self, path: str | os.PathLike, *specs: object,
+                    opset: int | None = None) -> list[str]:
+        """`ag.export_onnx(self, path, *specs, opset=opset)`: its saved signatures as ONNX."""
+        from .onnx_export import export_onnx
+        return export_onnx(self, path, *specs, opset=opset)
+
     def __call__(self, *args, **kwargs):
         saved, sig = self._match(args, kwargs)
         concrete = saved.concrete(current_device())

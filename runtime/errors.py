@@ -23,3 +23,8 @@ def add_note_once(error: BaseException, note: str) -> None:
     """Adds `note` to `error` unless an identical note is already there."""
     if note not in getattr(error, "__notes__", ()):
         error.add_note(note)
+
+
+class ExportError(AutographError):
+    """A graph cannot be written as an ONNX model: a primitive without an ONNX
+    lowering (named with the user's `file:line`), or an ONNX package missing."""

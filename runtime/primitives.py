@@ -37,6 +37,9 @@ The rules of higher-order primitives (those holding subgraphs in their params):
 - `native_lowerings[p]`: how the native tier (`runtime.native`) writes the equation as
   Numba code: an object with `emit(gen, eqn, indent, fused)` (and `elementwise = True`
   with `element(code, eqn, refs)` where one element is computed alone, for fusion).
+- `onnx_lowerings[p]`: how `runtime.onnx` writes the equation as ONNX nodes: a
+  `runtime.onnx.lower.Lowering` with `fn(cx) -> output names` (`cx` gives the operands'
+  ONNX names and types and appends nodes) and `opset`, the ONNX opset its nodes need.
 - `load_rules[p](params) -> params`: completes params read by
   `runtime.serialization` (older saved graphs lack some); `save_rules[p](eqn)`
   says why an equation cannot be saved (None where it can).
@@ -86,6 +89,7 @@ emitters: dict = {}  # filled by runtime.codegen_control
 inline_expressions: dict = {}
 callee_params: dict = {}   # p -> the param holding the graph a `call`-like p calls (printing)
 native_lowerings: dict = {}  # filled by runtime.native: how the native tier computes each
+onnx_lowerings: dict = {}  # filled by runtime.onnx: how an ONNX model computes each
 load_rules: dict = {}
 save_rules: dict = {}
 hidden_params: dict = {}

@@ -82,3 +82,14 @@ def test_scaling_quick_without_tensorflow():
         assert name in proc.stdout, f"{name} missing from output:\n{proc.stdout}"
     assert "tf.function, tf xla not installed" in proc.stdout, proc.stdout
     assert "tensorflow" not in proc.stderr.lower(), proc.stderr
+
+
+def test_onnx_latency_quick():
+    import pytest
+    pytest.importorskip("onnxruntime", reason="the ONNX benchmark needs onnxruntime (.[onnx])")
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "onnx_latency.py"), "--quick"],
+        cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    for name in ("collatz_27", "lstm_cell_10u", "lstm_loop_100_steps", "onnxruntime µs"):
+        assert name in proc.stdout, f"{name} missing from output:\n{proc.stdout}"
