@@ -3,6 +3,7 @@ model file (checked, written atomically, symbolic dimensions, opsets), variables
 errors and warnings of what ONNX cannot express."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 
@@ -138,15 +139,53 @@ def test_read_variables_are_initializers_and_written_ones_inputs_and_outputs(tmp
     assert after == 6
 
 
-def test_a_write_inside_a_staged_branch_is_refused(tmp_path):
-    v = ag.Variable(np.zeros(2), name="v")
+def _writes_in_a_branch(v, x):
+    if x.sum() > 0:
+        v.assign(x)
+    else:
+        v.assign_add(1.0)
+    return x * v
 
-    def f(x):
-        if x.sum() > 0:
-            v.assign(x)
-        return x
-    with pytest.raises(ag.ExportError, match="a write of variable 'v' inside a staged if"):
-        ag.export_onnx(ag.convert(f), tmp_path / "m.onnx", np.ones(2))
+
+def _writes_in_one_branch(v, x):
+    if x.sum() > 0:
+        v.assign(x * 2)
+    return x + v
+
+
+def _writes_in_a_loop(v, x):
+    total = x
+    while v.read_value().sum() < 10.0:   # the test reads what the last trip wrote
+        v.assign_add(np.abs(x) + 0.5)
+        total = total + v
+    return total
+
+
+def _writes_in_nested_blocks(v, x):
+    i = 0
+    while i < 3 and x.sum() > -100.0:   # a traced test: a staged loop
+        if x[i % 2] > 0:
+            v.assign_add(x)
+        else:
+            v.assign_sub(x * 0.5)
+        i += 1
+    return v.read_value()
+
+
+@pytest.mark.parametrize("fn", [_writes_in_a_branch, _writes_in_one_branch,
+                                _writes_in_a_loop, _writes_in_nested_blocks])
+@pytest.mark.parametrize("x", [np.array([1.5, 2.0]), np.array([-1.0, 0.25])])
+def test_a_variable_written_in_a_staged_if_or_loop_is_an_input_and_an_output(fn, x, tmp_path):
+    start = np.array([0.5, -1.0])
+    v = ag.Variable(start.copy(), name="v")
+    f = ag.convert(functools.partial(fn, v))
+    ag.export_onnx(f, tmp_path / "m.onnx", x)
+    eager_v = ag.Variable(start.copy(), name="v")
+    with ag.run_functions_eagerly(True):
+        want = ag.convert(functools.partial(fn, eager_v))(x)
+    got, after = run_model(tmp_path / "m.onnx", [x, start])
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(after, eager_v.numpy())
 
 
 def test_agc_writes_an_onnx_model(tmp_path, capsys):

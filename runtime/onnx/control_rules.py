@@ -28,6 +28,17 @@ from .builder import Scope, VariableSlot
 from .lower import bind_names, lower_graph, lowering, output_names
 
 
+def _branch_slots(names) -> list:
+    """`names` with each `VariableSlot` replaced by a copy of its own, for one branch or
+    loop body to write (the enclosing graph's value stays what it was)."""
+    return [VariableSlot(n.variable, n.name) if isinstance(n, VariableSlot) else n
+            for n in names]
+
+
+def _slot_info(slot, name) -> tuple:
+    return name, slot.variable.dtype, list(slot.variable.shape)
+
+
 def outer_names(cx, atoms):
     """The names (or variable slots) that atoms of this equation have in the scope."""
     names = []
@@ -78,20 +89,33 @@ def _cond(cx):
     dtypes = [v.aval.dtype for v in cx.eqn.outputs]
     if _selectable(cx):
         return _select(cx, pred, operands, dtypes)
-    branches = []
+    lowered = []
     for key in ("true", "false"):
-        graph = cx.params[key]
+        graph, names = cx.params[key], _branch_slots(operands)
         scope = Scope(cx.scope.model, cx.scope.env, cx.scope.depth + 1)
-        bind_names(scope, graph.inputs, operands)
+        bind_names(scope, graph.inputs, names)
         lower_graph(scope, graph)
+        lowered.append((graph, scope, [n for n in names if isinstance(n, VariableSlot)]))
+    outer_slots = [n for n in operands if isinstance(n, VariableSlot)]
+    # a variable one branch writes is an output of both: its value after the `if`
+    written = [k for k in range(len(outer_slots))
+               if any(slots[k].written for _, _, slots in lowered)]
+    branches = []
+    for (graph, scope, slots), key in zip(lowered, ("true", "false")):
         outs = output_names(scope, graph.outputs, dtypes)
         infos = [(n, v.aval.dtype, list(v.aval.shape)) for n, v in zip(outs, cx.eqn.outputs)]
+        finals = output_names(scope, [slots[k].name for k in written], [None] * len(written))
+        infos += [_slot_info(slots[k], n) for k, n in zip(written, finals)]
         branches.append(scope.graph_proto(f"{graph.name}_{key}", [], infos))
-    if not cx.eqn.outputs:   # only dropped asserts inside: nothing to compute
+    n_out = len(cx.eqn.outputs) + len(written)
+    if not n_out:   # only dropped asserts inside: nothing to compute
         return []
-    outs = cx.node("If", [pred], n_out=len(cx.eqn.outputs), then_branch=branches[0],
+    outs = cx.node("If", [pred], n_out=n_out, then_branch=branches[0],
                    else_branch=branches[1])
-    return [outs] if len(cx.eqn.outputs) == 1 else outs
+    outs = [outs] if n_out == 1 else outs
+    for k, name in zip(written, outs[len(cx.eqn.outputs):]):
+        outer_slots[k].name, outer_slots[k].written = name, True
+    return outs[:len(cx.eqn.outputs)]
 
 
 def _condition(scope, graph, carry_names, const_names):
@@ -121,19 +145,38 @@ def _while(cx):
     model = cx.scope.model
     trip, cond_in = model.fresh("trip"), model.fresh("cond_in")
     carried = [model.fresh(v.name or "carry") for v in body.inputs[:len(carry)]]
-    bind_names(scope, body.inputs, carried + outer_names(cx, body_consts))
+    # the variables the body reads are carried too (a write makes the next trip's value)
+    body_names = outer_names(cx, body_consts)
+    outer_slots = [n for n in body_names if isinstance(n, VariableSlot)]
+    slots = [VariableSlot(s.variable, model.fresh(s.name)) for s in outer_slots]
+    slot_inputs = [s.name for s in slots]
+    it = iter(slots)
+    body_names = [next(it) if isinstance(n, VariableSlot) else n for n in body_names]
+    bind_names(scope, body.inputs, carried + body_names)
     lower_graph(scope, body)
     new_carry = [scope.atom(a, d) for a, d in zip(body.outputs, dtypes)]
-    going_on = scope.node("Identity", [cond_in]) if counted else \
-        _condition(scope, cond, new_carry, cond_names)
-    outs = output_names(scope, [going_on] + new_carry, [bool] + dtypes)
+    now = {id(s.variable): s for s in slots}   # the test reads them as this trip left them
+    going_on = scope.node("Identity", [cond_in]) if counted else _condition(
+        scope, cond, new_carry, [now.get(id(n.variable), n) if isinstance(n, VariableSlot)
+                                 else n for n in cond_names])
+    outs = output_names(scope, [going_on] + new_carry + [s.name for s in slots],
+                        [bool] + dtypes + [None] * len(slots))
     infos_in = [(trip, np.int64, []), (cond_in, bool, [])] + [
-        (n, v.aval.dtype, list(v.aval.shape)) for n, v in zip(carried, body.inputs)]
+        (n, v.aval.dtype, list(v.aval.shape)) for n, v in zip(carried, body.inputs)] + [
+        _slot_info(s, n) for s, n in zip(slots, slot_inputs)]
     infos_out = [(outs[0], bool, [])] + [
-        (n, v.aval.dtype, list(v.aval.shape)) for n, v in zip(outs[1:], body.inputs)]
+        (n, v.aval.dtype, list(v.aval.shape))
+        for n, v in zip(outs[1:1 + len(carry)], body.inputs)] + [
+        _slot_info(s, n) for s, n in zip(slots, outs[1 + len(carry):])]
     proto = scope.graph_proto(f"{body.name}_loop", infos_in, infos_out)
-    results = cx.node("Loop", [trips, first, *start], n_out=len(carry), body=proto)
-    return [results] if len(carry) == 1 else results
+    n_out = len(carry) + len(slots)
+    results = cx.node("Loop", [trips, first, *start, *(s.name for s in outer_slots)],
+                      n_out=n_out, body=proto)
+    results = [results] if n_out == 1 else results
+    for outer, inner, name in zip(outer_slots, slots, results[len(carry):]):
+        if inner.written:
+            outer.name, outer.written = name, True
+    return results[:len(carry)]
 
 
 _LESS = {ufunc_primitive(np.less)}

@@ -5,7 +5,9 @@ that value, a write (`assign`, `add`, `sub`, cast to the variable's dtype and
 broadcast to its shape as `np.copyto` does) makes the next one. A variable only
 read is an initializer; one written is an extra input (its value before) and an
 extra output (its value after), recorded in the model's metadata
-(`runtime.onnx.export`). A write inside an `if` or a loop is refused.
+(`runtime.onnx.export`). Inside an `if` each branch writes a copy of the slot, and
+a variable either branch writes is one more output of the `If`; a loop carries
+the variables its body reads (`control_rules`).
 
 `print` and `py_function` run Python, which a model cannot: refused. An
 `assert` is dropped, with an `ExportWarning` naming its line: ONNX has no
@@ -41,8 +43,6 @@ def _read(cx):
 @lowering(assign_variable_p)
 def _assign(cx):
     slot = _slot(cx)
-    if cx.scope.depth:
-        raise cx.refuse(f"a write of variable {slot.variable.name!r} inside a staged if or loop")
     dtype, mode = cx.out_dtype, cx.params["mode"]
     if mode == "assign":
         value = cx.arg(1, dtype)
