@@ -8,6 +8,8 @@ the two scheduler calls the backend makes (`compute`, `persist`), on a
 """
 from __future__ import annotations
 
+import numpy as np
+
 
 def is_dask_array(x) -> bool:
     """Whether `x` is a Dask array (a collection with a dtype and a shape), dask unimported."""
@@ -37,15 +39,31 @@ class DaskArrays:
         self.client = client
 
     def __getattr__(self, name):
-        value = getattr(self._da, name)
+        value = getattr(self._da, name, None)
+        if value is None and isinstance(getattr(np, name, None), np.ufunc):
+            value = self._da.ufunc.ufunc(getattr(np, name))   # NumPy's, chunk by chunk
+        if value is None:
+            raise AttributeError(f"dask.array has no {name!r}, so this primitive has no "
+                                 f"chunked form on Dask; run it under ag.device('cpu')")
         setattr(self, name, value)   # looked up once
         return value
+
+    def copy(self, a, order="K"):
+        return a   # Dask arrays are never written in place: a copy is the array
+
+    def reshape(self, a, shape, order="C"):
+        if order == "F":   # Fortran order: reversed axes, reshaped, reversed back
+            return self._da.reshape(a.T, tuple(reversed(shape))).T
+        return self._da.reshape(a, shape)
 
     def asarray(self, value, dtype=None):
         return self._da.asarray(value, dtype=dtype)
 
-    def array(self, value, dtype=None):
-        return self._da.array(value, dtype=dtype)
+    def array(self, value, dtype=None, copy=True):
+        return self._da.array(value, dtype=dtype)   # Dask arrays are never written
+
+    def delayed(self, fn, **options):
+        return self._dask.delayed(fn, **options)
 
     def compute(self, *values) -> list:
         """`values` with every Dask array among them computed, in one round trip."""
