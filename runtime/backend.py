@@ -100,7 +100,8 @@ class DaskBackend(Backend):
         return self.xp.from_array(value, chunks=self.chunks)
 
     def eqn_kernel(self, eqn, run_graph=None):
-        """The equation's kernel on Dask (`chunked`): NumPy's on host values only;
+        """The equation's kernel on Dask (`chunked`): NumPy's on host values only, and
+        for an effectful primitive, on its operands computed (in one round trip);
         else dask.array's (sizes a mask left unknown computed first), its results given
         NumPy's dtypes and checked against
         NumPy's shapes; where dask.array has no form for it (it raises, or its shape
@@ -108,8 +109,10 @@ class DaskBackend(Backend):
         prim = eqn.primitive
         if prim.higher_order:
             return self.kernel(prim, eqn.params, run_graph)
-        avals = [v.aval for v in eqn.outputs]
         numpy_kernel = CPU.kernel(prim, eqn.params)
+        if prim.effectful:   # print, assert, py_function, draws, variables: on the client
+            return lambda *operands: numpy_kernel(*self.xp.compute(*operands))
+        avals = [v.aval for v in eqn.outputs]
         whole = one_chunk(numpy_kernel, avals, prim.multiple_results, self.xp)
         if prim in DASK_ONE_CHUNK:
             return whole

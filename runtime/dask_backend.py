@@ -81,8 +81,10 @@ class DaskArrays:
         return out
 
     def persist(self, *values) -> list:
-        """`values` with every Dask array among them persisted (its graph one task a chunk)."""
-        where = [i for i, x in enumerate(values) if is_dask_array(x)]
+        """`values` with every Dask array among them persisted (its graph one task a chunk;
+        one persisted already, or passed on unchanged by a loop, is left as it is)."""
+        where = [i for i, x in enumerate(values) if is_dask_array(x)
+                 and len(x.__dask_graph__()) > x.npartitions]
         if not where:
             return list(values)
         lazy = [values[i] for i in where]

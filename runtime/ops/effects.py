@@ -16,7 +16,6 @@ import sys
 import numpy as np
 
 from .. import primitives
-from ..backend import DASK_OVERRIDES
 from ..source import is_library_file, original_location
 from ..tracer import Tracer, bind, current_builder
 from ..variable_text import variable_text
@@ -70,21 +69,10 @@ def _assert_kernel(xp, template, error=AssertionError, args=None, attributes=())
     return run
 
 
-def _on_host(kernel):
-    """A kernel of `print` or `assert` for Dask: its operands computed first (in one
-    round trip), so it prints values and tests booleans as NumPy's does."""
-    def factory(xp, **params):
-        run = kernel(xp, **params)
-        return lambda *operands: run(*xp.compute(*operands))
-    return factory
-
-
 print_p = primitives.define("print", lambda *a, **p: [], _print_kernel,
                             multiple_results=True, effectful=True)
 assert_p = primitives.define("assert", lambda *a, **p: [], _assert_kernel,
                              multiple_results=True, effectful=True)
-DASK_OVERRIDES[print_p] = _on_host(_print_kernel)
-DASK_OVERRIDES[assert_p] = _on_host(_assert_kernel)
 
 
 def may_fail(eqns) -> bool:
