@@ -116,10 +116,8 @@ def test_staged_tests_are_computed_and_carries_persisted():
 
 
 def _halve_until_small(x, steps):
-    i = 0
-    while i < steps:
+    for _ in range(steps):   # a traced count: one staged loop
         x = x * 0.5 + 1.0
-        i += 1
     return x
 
 
