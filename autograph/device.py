@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from autograph_runtime.backend import dask_backend, get_backend
 
@@ -26,8 +27,8 @@ def current_device() -> str:
 
 
 @contextlib.contextmanager
-def device(name, *, chunks="auto", compute: bool = False,
-           persist_every: int = 1) -> Iterator[None]:
+def device(name: str | Any, *, chunks: str | int | tuple | dict = "auto",
+           compute: bool = False, persist_every: int = 1) -> Iterator[None]:
     """Runs graph functions called in the block on `"cpu"` (NumPy), `"gpu"`/`"gpu:N"`
     (CuPy), `"dask"` (`dask.array`) or a `dask.distributed.Client` (its cluster).
 
