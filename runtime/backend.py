@@ -120,7 +120,7 @@ class DaskBackend(Backend):
             kernel = self.kernel(prim, eqn.params)
         except AttributeError as error:   # dask.array lacks the function
             kernel = _raiser(error)
-        return chunked(kernel, numpy_kernel, whole, avals, prim)
+        return chunked(kernel, numpy_kernel, whole, avals, prim, eqn.source)
 
     def truth(self, pred) -> bool:
         """A staged test's value: computed where the data lives, only the boolean back."""
@@ -180,7 +180,7 @@ def _sized(x):
     return x.rechunk(tuple(tuple(n for n in chunks if n) or (0,) for chunks in x.chunks))
 
 
-def chunked(kernel, numpy_kernel, whole, avals, prim):
+def chunked(kernel, numpy_kernel, whole, avals, prim, source=None):
     """The kernel an equation runs on Dask (see `DaskBackend.eqn_kernel`)."""
     warned = []
 
@@ -196,8 +196,9 @@ def chunked(kernel, numpy_kernel, whole, avals, prim):
         except Exception as error:   # no chunked form here: NumPy's kernel, whole
             if not warned:
                 warned.append(True)
-                warnings.warn(f"{prim.name} has no chunked form on Dask for these operands "
-                              f"({type(error).__name__}: {str(error).strip()[:200]}); "
+                where = f" (traced from {source})" if source else ""
+                warnings.warn(f"{prim.name}{where} has no chunked form on Dask for these "
+                              f"operands ({type(error).__name__}: {str(error).strip()[:200]}); "
                               f"NumPy's kernel runs on each operand as one chunk",
                               OneChunkWarning, stacklevel=2)
             return whole(*operands)

@@ -200,9 +200,26 @@ def test_no_chunked_form_warns_and_gives_numpys_answer():
     def f(a, i):
         return a[i, :, i]   # n-d fancy indexing: dask.array refuses it
     a, i = np.arange(24).reshape(2, 3, 4), np.array([0, 1])
-    with ag.device("dask", chunks=1, compute=True), pytest.warns(OneChunkWarning, match="getitem"):
+    with ag.device("dask", chunks=1, compute=True), \
+            pytest.warns(OneChunkWarning, match=r"getitem \(traced from .*test_dask_backend.py:"):
         got = ag.convert(f)(a, i)
     np.testing.assert_array_equal(got, f(a, i))
+
+
+def test_the_interpreter_runs_loops_and_branches_on_dask():
+    import autograph_runtime as runtime
+    from autograph_runtime.executor import Executor
+
+    def f(x):
+        while x.sum() > 1.0:
+            x = x * 0.5
+        return x if x.max() > 0.1 else -x
+    x = np.arange(6.0)
+    graph = ag.convert(f).get_concrete_function(x).graph
+    backend = runtime.get_backend("dask")
+    (got,) = Executor(graph, backend).run(backend.asarray(x))
+    assert isinstance(got, da.Array)
+    np.testing.assert_allclose(got.compute(), f(x))
 
 
 def test_gradients_run_on_dask():
