@@ -97,7 +97,17 @@ class DaskBackend(Backend):
                            else value)
         if value.ndim == 0:   # a NumPy scalar, as the NumPy tier has it (an index, a count)
             return value[()]
-        return self.xp.from_array(value, chunks=self.chunks)
+        return self.xp.from_array(value, chunks=self._chunks_for(value.ndim))
+
+    def _chunks_for(self, ndim: int):
+        """`chunks` where it fits an array of `ndim` dims (a tuple of another length, for
+        inputs of another rank, and a constant: Dask's "auto")."""
+        chunks = self.chunks
+        if isinstance(chunks, tuple) and len(chunks) != ndim:
+            return "auto"
+        if isinstance(chunks, dict):
+            return {axis: c for axis, c in chunks.items() if -ndim <= axis < ndim}
+        return chunks
 
     def eqn_kernel(self, eqn, run_graph=None):
         """The equation's kernel on Dask (`chunked`): NumPy's on host values only, and

@@ -55,6 +55,16 @@ def test_dask_inputs_keep_their_chunks_and_compute_gives_numpy():
     np.testing.assert_allclose(got, expected[0], rtol=1e-12)
 
 
+def test_tuple_chunks_apply_to_arrays_of_their_rank():
+    def f(m, v):
+        return m @ v + np.arange(4.0)   # a constant of rank 1
+    m, v = np.arange(12.0).reshape(4, 3), np.arange(3.0)
+    with ag.device("dask", chunks=(2, 3)):
+        got = ag.convert(f)(m, v)
+    assert got.chunks == ((2, 2),)
+    np.testing.assert_allclose(got.compute(), f(m, v))
+
+
 def test_dask_arrays_outside_a_device_block_run_on_dask():
     f = ag.convert(lambda x: x * 2)
     got = f(da.arange(6, chunks=2))
