@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from autograph_runtime import Tracer
+from autograph_runtime.dask_backend import is_dask_array
 
 from .specs import TensorSpec
 
@@ -107,7 +108,7 @@ def leaf_key(x, spec: TensorSpec | None = None):
         return ArrayKey(x.dtype, x.shape)
     if isinstance(x, np.generic):
         return ArrayKey(x.dtype, (), True)
-    if hasattr(x, "__cuda_array_interface__"):
+    if hasattr(x, "__cuda_array_interface__") or is_dask_array(x):
         return ArrayKey(np.dtype(x.dtype), tuple(x.shape))
     if type(x) in (float, complex):
         return PyKey(type(x), repr(x))  # tells -0.0 from 0.0, and matches nan with nan

@@ -9,6 +9,7 @@ import numpy as np
 from autograph_runtime import AbstractValue, Tracer, TracingError, config, current_builder
 from autograph_runtime.codegen import compile_graph
 from autograph_runtime.codegen_control import inlines_loops
+from autograph_runtime.dask_backend import is_dask_array
 from autograph_runtime.effects import prune_dead_code
 from autograph_runtime.native import compile_native
 from autograph_runtime.onnx import export_graph
@@ -133,9 +134,13 @@ class ConcreteFunction:
         if self._tiering.counting:
             self._tiering.count(inputs)
         if not self._writes:
-            return self._fn(*inputs)
-        result, written = self._fn(*inputs)
-        copy_back(callers, self._writes, written)
+            result = self._fn(*inputs)
+        else:
+            result, written = self._fn(*inputs)
+            copy_back(callers, self._writes, written)
+        if backend.finish is not None:   # a lazy backend's results (`DaskBackend.finish`)
+            leaves, tree = flatten(result)
+            result = tree.unflatten(backend.finish(leaves))
         return result
 
     def _call_writing(self, *inputs):
@@ -178,7 +183,7 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         leaves = flatten((args, kwargs))[0]
         arrays = [x for x in leaves if isinstance(x, (np.ndarray, np.generic))
-                  or hasattr(x, "__cuda_array_interface__")]
+                  or hasattr(x, "__cuda_array_interface__") or is_dask_array(x)]
         if len(arrays) != len(self._input_avals):
             raise TypeError(f"{self.name} takes {len(self._input_avals)} array inputs "
                             f"({', '.join(map(str, self._input_avals))}), got {len(arrays)}")

@@ -9,8 +9,9 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
+from typing import Any
 
-from autograph_runtime.backend import get_backend
+from autograph_runtime.backend import dask_backend, get_backend
 
 
 class _DeviceState(threading.local):
@@ -26,12 +27,30 @@ def current_device() -> str:
 
 
 @contextlib.contextmanager
-def device(name: str) -> Iterator[None]:
-    """Runs graph functions called in the block on `"cpu"` (NumPy) or `"gpu"`/`"gpu:N"` (CuPy).
+def device(name: str | Any, *, chunks: str | int | tuple | dict = "auto",
+           compute: bool = False, persist_every: int = 1) -> Iterator[None]:
+    """Runs graph functions called in the block on `"cpu"` (NumPy), `"gpu"`/`"gpu:N"`
+    (CuPy), `"dask"` (`dask.array`) or a `dask.distributed.Client` (its cluster).
 
-    Asking for a GPU where none can be used raises `RuntimeError` at once.
+    Asking for a GPU where none can be used, or for Dask where it is not
+    installed, raises `RuntimeError` at once. The options are the Dask
+    device's (docs/dask.md): `chunks` of NumPy inputs (Dask's "auto", or what
+    `dask.array.from_array` takes), `compute=True` to get NumPy results
+    rather than Dask arrays, `persist_every=k` to persist a loop's carried
+    arrays every k trips. Each set of options is a device of its own.
     """
-    canonical = get_backend(name.lower().strip()).name
+    if not isinstance(name, str):   # a dask.distributed.Client
+        if not hasattr(name, "scheduler") or not hasattr(name, "persist"):
+            raise TypeError(f"ag.device takes a name or a dask.distributed.Client, "
+                            f"got {type(name).__name__}")
+        canonical = dask_backend(chunks, compute, persist_every, name).name
+    elif name.lower().strip() == "dask":
+        canonical = dask_backend(chunks, compute, persist_every).name
+    elif (chunks, compute, persist_every) != ("auto", False, 1):
+        raise ValueError(f"chunks, compute and persist_every are options of a Dask "
+                         f"device, not of {name!r}")
+    else:
+        canonical = get_backend(name.lower().strip()).name
     previous, state.device = state.device, canonical
     try:
         yield

@@ -27,6 +27,7 @@ import numpy as np
 
 from autograph_runtime import AbstractValue, TracingError, config, current_builder
 from autograph_runtime.backend import get_backend
+from autograph_runtime.dask_backend import is_dask_array
 from autograph_runtime.ops.random import warn_frozen_draws
 from autograph_runtime.ops.effects import may_fail
 from autograph_runtime.ops.subgraphs import defer
@@ -183,6 +184,8 @@ class GraphFunction:
             for x in sig.leaves:
                 if hasattr(x, "__cuda_array_interface__"):
                     return f"gpu:{x.device.id}"
+                if is_dask_array(x):   # Dask arrays outside any device block: on Dask
+                    return "dask"
         return device
 
     def _concrete_for(self, sig: CallSignature) -> ConcreteFunction:

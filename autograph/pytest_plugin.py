@@ -44,8 +44,8 @@ def pytest_addoption(parser):
     group = parser.getgroup("autograph", "autograph graph-equivalence checks")
     group.addoption("--ag-backend", dest="ag_backend", metavar="NAMES", default=None,
                     help="comma-separated backends that graph-equivalence checks run on: "
-                         "cpu, native (the CPU, graphs compiled by Numba), gpu (default: "
-                         "every backend found but native)")
+                         "cpu, native (the CPU, graphs compiled by Numba), gpu, dask "
+                         "(default: every backend found but native and dask)")
 
 
 def pytest_configure(config):

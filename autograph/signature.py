@@ -16,6 +16,7 @@ import inspect
 import numpy as np
 
 from autograph_runtime import AbstractValue, Tracer
+from autograph_runtime.dask_backend import is_dask_array
 from autograph_runtime.errors import add_note_once
 from autograph_runtime.source import location_note, user_source
 from autograph_runtime.tree import flatten, leaf_paths
@@ -54,7 +55,8 @@ def check_against_spec(x, spec: TensorSpec, label: str):
     """`x` as an input of `spec`; Python values convert, mismatched arrays raise."""
     if isinstance(x, TensorSpec):
         value_dtype, value_shape = x.dtype, x.shape
-    elif isinstance(x, (np.ndarray, np.generic, Tracer)) or hasattr(x, "__cuda_array_interface__"):
+    elif (isinstance(x, (np.ndarray, np.generic, Tracer)) or hasattr(x, "__cuda_array_interface__")
+          or is_dask_array(x)):
         value_dtype, value_shape = np.dtype(x.dtype), tuple(x.shape)
     else:
         try:

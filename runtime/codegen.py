@@ -160,6 +160,8 @@ class CodeGen:
             ufunc = self.global_name(UFUNCS[eqn.primitive], "u")
             call = f"{ufunc}({', '.join(refs)}, out={self.ref(out_operand)})"
             return self.emit(indent, f"{outs[0]} = {call}", eqn)
+        if not self.backend.inline_operators:
+            return self.kernel_call(eqn, refs, outs, indent)
         name = eqn.primitive.name
         # Python's operator on Python numbers only (weak values) is not NumPy's ufunc
         numpy_operands = not all(a.aval.weak for a in eqn.inputs)
@@ -175,7 +177,7 @@ class CodeGen:
 
     def kernel_call(self, eqn, refs, outs, indent):
         """`outs = kernel(*refs)`: the equation's bound kernel, called."""
-        kernel = self.backend.kernel(eqn.primitive, eqn.params, self.compile_subgraph)
+        kernel = self.backend.eqn_kernel(eqn, self.compile_subgraph)
         self.assign(outs, f"{self.global_name(kernel, 'k')}({', '.join(refs)})", indent, eqn)
 
     def assign(self, outs, expression: str, indent: str, eqn):

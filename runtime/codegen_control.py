@@ -67,9 +67,16 @@ def _inline(gen, graph, input_refs, indent, test=False):
     return [gen.ref(a) for a in graph.outputs]
 
 
+def _truth(gen, pred: str) -> str:
+    """The test as generated code reads it: on a lazy backend, `__truth0(pred)` (computed)."""
+    if gen.backend.truth is None:
+        return pred
+    return f"{gen.global_name(gen.backend.truth, 'truth')}({pred})"
+
+
 def emit_cond(gen, eqn, refs, outs, indent):
     inner = indent + "    "
-    gen.emit(indent, f"if {refs[0]}:", eqn)
+    gen.emit(indent, f"if {_truth(gen, refs[0])}:", eqn)
     for branch in ("true", "false"):
         if branch == "false":
             gen.emit(indent, "else:", eqn)
@@ -89,9 +96,14 @@ def emit_while(gen, eqn, refs, outs, indent):
     counter = gen.namer._fresh("trips") if gen.trips is not None else None
     if counter:
         gen.emit(indent, f"{counter} = 0")
+    steps = None   # a lazy backend persisting every k > 1 trips counts them
+    if gen.backend.carry is not None and gen.backend.persist_every > 1:
+        steps = gen.namer._fresh("steps")
+        gen.emit(indent, f"{steps} = 0")
     gen.emit(indent, "while True:", eqn)
     head = len(gen.lines)
     (pred,) = _inline(gen, cond, outs + cond_captures, inner, test=True)
+    pred = _truth(gen, pred)
     if len(gen.lines) == head:   # the test is one expression: `while n_2 != 1:`
         gen.lines[-1] = f"{indent}while {pred}:"
     else:
@@ -102,11 +114,27 @@ def emit_while(gen, eqn, refs, outs, indent):
     _coalesce(gen, body, outs, _assigns_carry_last(body))
     results = _inline(gen, body, outs + body_captures, inner)
     _assign(gen, inner, outs, results, eqn)
+    if gen.backend.carry is not None and outs:
+        _emit_carry(gen, outs, inner, steps)
     if counter:
         report = gen.global_name(gen.trips, "trips")
         params = _params(gen)
         inputs = ", ".join(params) + ("," if len(params) == 1 else "")
         gen.emit(indent, f"{report}({counter}, ({inputs}))")
+
+
+def _emit_carry(gen, outs, indent, steps):
+    """On a lazy backend, the carried values persisted every `persist_every` trips:
+
+        x, y, = __carry3(x, y)
+
+    (under `if steps % 10 == 0:`, counting the trips in `steps`, for every 10th)."""
+    carry = gen.global_name(gen.backend.carry, "carry")
+    if steps is not None:
+        gen.emit(indent, f"{steps} += 1")
+        gen.emit(indent, f"if {steps} % {gen.backend.persist_every} == 0:")
+        indent += "    "
+    gen.emit(indent, f"{', '.join(outs)}, = {carry}({', '.join(outs)})")
 
 
 def _assigns_carry_last(body: Graph):

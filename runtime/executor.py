@@ -72,7 +72,7 @@ class Executor:
     def _plan(self, graph: Graph) -> _Plan:
         plan = self._plans.get(id(graph))
         if plan is None:
-            kernels = [self.backend.kernel(e.primitive, e.params, self.run_graph)
+            kernels = [self.backend.eqn_kernel(e, self.run_graph)
                        for e in graph.eqns]
             consts = {v.id: self.backend.asarray(x) for v, x in graph.consts.items()}
             plan = _Plan(graph, kernels, consts, self._last_uses(graph), storage_outputs(graph))

@@ -1,5 +1,6 @@
 """The pytest plugin, run by pytest itself (`pytester`): marker, fixture, options and reports."""
 import importlib.metadata
+import importlib.util
 import os
 import textwrap
 
@@ -263,9 +264,22 @@ def test_checks_run_on_the_native_tier(pytester):
                                  "--ag-backend)"])
 
 
+@pytest.mark.skipif(importlib.util.find_spec("dask") is None,
+                    reason="Dask is not installed (pip install '.[dask]')")
+def test_checks_run_on_dask(pytester, monkeypatch):
+    # in a process of its own: an in-process run unloads what Dask imports, our plugin too
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        filter(None, [REPO, os.environ.get("PYTHONPATH")])))
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)
+    result = run(pytester, EQUIVALENT, "--ag-backend=dask", "-v", subprocess=True)
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["autograph backends: cpu*dask (checking on dask: "
+                                 "--ag-backend)"])
+
+
 @pytest.mark.parametrize("value, message", [
-    ("tpu", "unknown backend 'tpu': choose from cpu, native, gpu"),
-    (",", "no backend named: write cpu, native, gpu or a list (cpu,native)"),
+    ("tpu", "unknown backend 'tpu': choose from cpu, native, gpu, dask"),
+    (",", "no backend named: write cpu, native, gpu, dask or a list (cpu,native)"),
 ])
 def test_ag_backend_rejects_unknown_names(pytester, value, message):
     result = run(pytester, EQUIVALENT, f"--ag-backend={value}")

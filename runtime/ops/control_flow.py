@@ -19,6 +19,7 @@ import threading
 import numpy as np
 
 from ..abstract import AbstractValue, join_shapes, join_weak
+from ..backend import DASK_OVERRIDES
 from .. import path_aliases, views, weak_joins
 from ..errors import PathTypeError, TracingError
 from ..ir import Eqn, Graph, Literal
@@ -54,6 +55,13 @@ def _cond_kernel(xp, run_graph, true, false):
     return lambda pred, *operands: (run_true if pred else run_false)(*operands)
 
 
+def _lazy_cond_kernel(xp, run_graph, true, false):
+    """On Dask (the interpreter's; generated code calls `backend.truth`): the predicate
+    computed, only its boolean back."""
+    run = _cond_kernel(xp, run_graph, true, false)
+    return lambda pred, *operands: run(bool(xp.compute(pred)[0]), *operands)
+
+
 def _cond_bindings(eqn):
     """Both branches take the operands after the predicate."""
     return [(eqn.params["true"], eqn.inputs[1:]), (eqn.params["false"], eqn.inputs[1:])]
@@ -72,6 +80,7 @@ def _prune_cond(eqn, prune, live):
 
 cond_p = define_higher_order("cond", _cond_abstract_eval, _cond_kernel, bindings=_cond_bindings,
                              prune=_prune_cond)
+DASK_OVERRIDES[cond_p] = _lazy_cond_kernel
 
 
 def _check_predicate(pred):

@@ -226,7 +226,7 @@ def index_source(template, refs) -> str | None:
 def _emit_getitem(gen, eqn, refs, outs, indent):
     """`x = xs[t0]`: Python's subscript, 0.13 µs, where calling the kernel costs 1 µs."""
     index = index_source(eqn.params["index"], refs[1:])
-    if index is None:
+    if index is None or not gen.backend.inline_operators:
         return gen.kernel_call(eqn, refs, outs, indent)
     gen.assign(outs, f"{refs[0]}[{index}]", indent, eqn)
 

@@ -30,6 +30,7 @@ import operator
 import numpy as np
 
 from .. import primitives, weak_joins
+from ..backend import DASK_OVERRIDES
 from ..abstract import AbstractValue, is_python_number, python_aval, python_type
 from ..ir import Literal
 from ..tracer import bind, current_builder
@@ -115,6 +116,8 @@ def _from_python_kernel(xp, dtype, exact=False):
 
 from_python_p = primitives.define(
     "from_python", lambda x, dtype, exact=False: AbstractValue((), dtype), _from_python_kernel)
+# a Python number lives on the host: on Dask too it becomes a NumPy scalar
+DASK_OVERRIDES[from_python_p] = lambda xp, **params: _from_python_kernel(np, **params)
 
 
 def python_op(op: str, *operands):

@@ -16,6 +16,7 @@ import functools
 import numpy as np
 
 from .. import primitives
+from ..backend import DASK_OVERRIDES
 from ..abstract import normalize_axes, normalize_axis
 from ..dispatch import implements, ufunc_handlers, unsupported
 from ..tracer import bind
@@ -80,6 +81,23 @@ del _name, _fn
 
 sum_p, prod_p, mean_p, std_p, var_p = (_p[n] for n in ("sum", "prod", "mean", "std", "var"))
 max_p, min_p, any_p, all_p = (_p[n] for n in ("max", "min", "any", "all"))
+def _dask_arg_kernel(name):
+    """On Dask, the flat index of `axis=None` from the raveled array: Dask's over n-d
+    chunks breaks ties in chunk order, where NumPy's gives the first in C order."""
+    def kernel(xp, axis=None, keepdims=False):
+        fn = getattr(xp, name)
+        if axis is not None:
+            return functools.partial(fn, axis=axis, keepdims=keepdims)
+
+        def run(a):
+            flat = fn(xp.ravel(a), axis=0)
+            return xp.reshape(flat, (1,) * a.ndim) if keepdims else flat
+        return run
+    return kernel
+
+
+for _name in ("argmax", "argmin"):
+    DASK_OVERRIDES[_p[_name]] = _dask_arg_kernel(_name)
 argmax_p, argmin_p, cumsum_p, cumprod_p = (_p[n] for n in ("argmax", "argmin", "cumsum",
                                                             "cumprod"))
 

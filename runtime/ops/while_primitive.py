@@ -21,6 +21,7 @@ user-facing `while_loop` that stages it is in `ops/while_loop.py`.
 """
 from __future__ import annotations
 
+from ..backend import DASK_OVERRIDES
 from ..ir import Var
 from .higher_order import bound_storage, define_higher_order
 
@@ -52,6 +53,19 @@ def _kernel(xp, run_graph, **params):
         carry, cond_consts, body_consts = split_while_operands(params, args)
         while run_cond(*carry, *cond_consts)[0]:
             carry = run_body(*carry, *body_consts)
+        return carry
+    return run
+
+
+def _lazy_kernel(xp, run_graph, **params):
+    """On Dask (the interpreter's; generated code calls `backend.truth` and `carry`):
+    the test computed, the carry persisted after every trip."""
+    run_cond, run_body = run_graph(params["cond"]), run_graph(params["body"])
+
+    def run(*args):
+        carry, cond_consts, body_consts = split_while_operands(params, args)
+        while bool(xp.compute(run_cond(*carry, *cond_consts)[0])[0]):
+            carry = xp.persist(*run_body(*carry, *body_consts))
         return carry
     return run
 
@@ -95,3 +109,4 @@ def _load(params):
 while_p = define_higher_order("while_loop", _abstract_eval, _kernel, bindings=_bindings,
                               check=_check, alias=_aliased_outputs, load=_load,
                               hidden=("num_carry", "num_cond_consts"))
+DASK_OVERRIDES[while_p] = _lazy_kernel
