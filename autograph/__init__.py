@@ -12,6 +12,7 @@ described in the project's API document and the README.
 from . import runtime_package as _runtime_package  # noqa: F401  (first: binds `autograph_runtime`)
 from autograph_runtime import source as _source
 from autograph_runtime.errors import AutographError, ExportError, PathTypeError, TracingError
+from autograph_runtime.backend import OneChunkWarning
 from autograph_runtime.onnx import ExportWarning
 from autograph_runtime.ops.introspection import dynamic_shape as shape
 from autograph_runtime.ops.random import FrozenRandomWarning
@@ -62,7 +63,7 @@ __all__ = [
     "set_tier", "__version__", "UnrolledLoopWarning", "FrozenRandomWarning",
     "SerializationError", "run_functions_eagerly", "functions_run_eagerly", "set_verbosity",
     "set_traceback_filtering", "FrozenValueWarning", "export_onnx", "ExportError",
-    "ExportWarning",
+    "ExportWarning", "OneChunkWarning",
 ]
 
 # The errors and warnings print as `autograph.TracingError`, never `runtime.errors....`

@@ -1,18 +1,22 @@
 """What the package says about itself: its version, its exported errors, its type marker."""
 from __future__ import annotations
 
+import builtins
 import configparser
+import importlib
 import importlib.metadata
 import inspect
 import os
 import pathlib
 import pickle
+import re
 import shutil
 import subprocess
 import sys
 import typing
 import zipfile
 
+import numpy as np
 import pytest
 
 import autograph as ag
@@ -39,6 +43,18 @@ def test_agc_prints_the_version(command):
 def test_every_error_and_warning_the_docs_name_is_exported(name, base):
     assert name in ag.__all__
     assert issubclass(getattr(ag, name), base)
+
+
+def test_every_error_and_warning_class_a_doc_names_is_exported():
+    """Read from the docs themselves: a class name ending in Error or Warning that is not
+    Python's or NumPy's is one of ours, and `autograph` exports it."""
+    text = " ".join(p.read_text() for p in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
+    named = set(re.findall(r"\b([A-Z][A-Za-z]+(?:Error|Warning))\b", text))
+    numpy_internal = importlib.import_module("numpy._core._exceptions")   # UFuncTypeError
+    theirs = {n for n in named if any(hasattr(m, n) for m in (
+        builtins, np, np.linalg, np.exceptions, numpy_internal))}
+    assert len(named - theirs) > 10
+    assert sorted(named - theirs - set(ag.__all__)) == []
 
 
 def test_the_package_is_marked_typed():
