@@ -12,7 +12,7 @@ described in the project's API document and the README.
 from . import runtime_package as _runtime_package  # noqa: F401  (first: binds `autograph_runtime`)
 from autograph_runtime import source as _source
 from autograph_runtime.errors import AutographError, ExportError, PathTypeError, TracingError
-from autograph_runtime.backend import OneChunkWarning
+from autograph_runtime.dask_backend import OneChunkWarning
 from autograph_runtime.onnx import ExportWarning
 from autograph_runtime.ops.introspection import dynamic_shape as shape
 from autograph_runtime.ops.random import FrozenRandomWarning

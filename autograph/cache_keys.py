@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from autograph_runtime import Tracer
-from autograph_runtime.dask_backend import is_dask_array
+from autograph_runtime.dask_arrays import is_dask_array
 
 from .specs import TensorSpec
 

@@ -9,7 +9,7 @@ import numpy as np
 from autograph_runtime import AbstractValue, Tracer, TracingError, config, current_builder
 from autograph_runtime.codegen import compile_graph
 from autograph_runtime.codegen_control import inlines_loops
-from autograph_runtime.dask_backend import is_dask_array
+from autograph_runtime.dask_arrays import is_dask_array
 from autograph_runtime.effects import prune_dead_code
 from autograph_runtime.native import compile_native
 from autograph_runtime.onnx import export_graph

@@ -11,7 +11,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from autograph_runtime.backend import dask_backend, get_backend
+from autograph_runtime.backend import get_backend
+from autograph_runtime.dask_backend import dask_backend
 
 
 class _DeviceState(threading.local):

@@ -27,7 +27,7 @@ import numpy as np
 
 from autograph_runtime import AbstractValue, TracingError, config, current_builder
 from autograph_runtime.backend import get_backend
-from autograph_runtime.dask_backend import is_dask_array
+from autograph_runtime.dask_arrays import is_dask_array
 from autograph_runtime.ops.random import warn_frozen_draws
 from autograph_runtime.ops.effects import may_fail
 from autograph_runtime.ops.subgraphs import defer

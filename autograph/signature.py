@@ -16,7 +16,7 @@ import inspect
 import numpy as np
 
 from autograph_runtime import AbstractValue, Tracer
-from autograph_runtime.dask_backend import is_dask_array
+from autograph_runtime.dask_arrays import is_dask_array
 from autograph_runtime.errors import add_note_once
 from autograph_runtime.source import location_note, user_source
 from autograph_runtime.tree import flatten, leaf_paths

@@ -1,5 +1,5 @@
 """runtime: the graph IR, the tracer and the executor (see runtime/README.md)."""
-from . import codegen_control, dask_forms, ops, printing  # noqa: F401  (fill the tables; print graphs)
+from . import codegen_control, dask_backend, dask_forms, ops, printing  # noqa: F401  (fill the tables; print graphs)
 from .abstract import AbstractValue
 from .backend import Backend, get_backend, gpu_available
 from .codegen import compile_graph

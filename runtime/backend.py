@@ -3,8 +3,8 @@
 The CPU backend uses NumPy and the shared kernel table as it is. The GPU
 backend uses CuPy, imported here and nowhere else, lazily, with its
 differences kept in `CUPY_OVERRIDES`, merged over the shared table. The Dask
-backend (`DaskBackend`) binds the table to `dask.array` (`dask_backend.py`)
-with `DASK_OVERRIDES` merged over it, and adds the hooks generated code calls
+backend (`dask_backend.DaskBackend`) binds the table to `dask.array`
+(`dask_arrays.py`) with `DASK_OVERRIDES` merged over it, and adds the hooks generated code calls
 on a backend that has them: `truth(pred)` for a staged `if`'s or `while`'s
 test, `carry(*values)` for a loop's carried values after each trip, and
 `finish(leaves)` for a graph's results. The NumPy tier has none (`None`).
@@ -12,17 +12,18 @@ test, `carry(*values)` for a loop's carried values after each trip, and
 from __future__ import annotations
 
 import functools
-import warnings
 
 import numpy as np
 
 from . import primitives
-from .dask_backend import DaskArrays, check_options, device_name, is_dask_array
 
 CUPY_OVERRIDES: dict = {}
 DASK_OVERRIDES: dict = {}   # primitive -> kernel factory, where dask.array's differs
 # primitives with no chunked form on Dask: NumPy's kernel over each operand as one chunk
 DASK_ONE_CHUNK: set = set()
+# device name prefix -> the backend of a name (filled by dask_backend.py, which needs this
+# module's Backend and CPU)
+NAMED_BACKENDS: dict = {}
 
 
 class Backend:
@@ -74,177 +75,6 @@ class Backend:
 CPU = Backend("cpu", np, {})
 
 
-class DaskBackend(Backend):
-    """Graphs as lazy `dask.array` expressions, computed on a cluster where `client` is given.
-
-    NumPy inputs and constants are chunked (`chunks`: Dask's "auto", or what
-    `dask.array.from_array` takes); Dask arrays pass through with their chunks;
-    0-d values stay NumPy's, on the client. Results are Dask arrays, or NumPy
-    arrays computed in one round trip where `compute` is set.
-    """
-
-    inline_operators = False   # every equation through its kernel (`eqn_kernel`: typed)
-
-    def __init__(self, name: str, chunks="auto", compute=False, persist_every=1, client=None):
-        super().__init__(name, DaskArrays(client), DASK_OVERRIDES)
-        self.chunks, self.compute, self.persist_every = chunks, compute, persist_every
-
-    def asarray(self, value):
-        if is_dask_array(value):
-            return value
-        get = getattr(value, "get", None)   # a CuPy array
-        value = np.asarray(get() if get is not None and not isinstance(value, np.ndarray)
-                           else value)
-        if value.ndim == 0:   # a NumPy scalar, as the NumPy tier has it (an index, a count)
-            return value[()]
-        return self.xp.from_array(value, chunks=self._chunks_for(value.ndim))
-
-    def _chunks_for(self, ndim: int):
-        """`chunks` where it fits an array of `ndim` dims (a tuple of another length, for
-        inputs of another rank, and a constant: Dask's "auto")."""
-        chunks = self.chunks
-        if isinstance(chunks, tuple) and len(chunks) != ndim:
-            return "auto"
-        if isinstance(chunks, dict):
-            return {axis: c for axis, c in chunks.items() if -ndim <= axis < ndim}
-        return chunks
-
-    def eqn_kernel(self, eqn, run_graph=None):
-        """The equation's kernel on Dask (`chunked`): NumPy's on host values only, and
-        for an effectful primitive, on its operands computed (in one round trip);
-        else dask.array's (sizes a mask left unknown computed first), its results given
-        NumPy's dtypes and checked against
-        NumPy's shapes; where dask.array has no form for it (it raises, or its shape
-        differs), and for a primitive of `DASK_ONE_CHUNK`, NumPy's on whole operands."""
-        prim = eqn.primitive
-        if prim.higher_order:
-            return self.kernel(prim, eqn.params, run_graph)
-        numpy_kernel = CPU.kernel(prim, eqn.params)
-        if prim.effectful:   # print, assert, py_function, draws, variables: on the client
-            return lambda *operands: numpy_kernel(*self.xp.compute(*operands))
-        avals = [v.aval for v in eqn.outputs]
-        whole = one_chunk(numpy_kernel, avals, prim.multiple_results, self.xp)
-        if prim in DASK_ONE_CHUNK:
-            return whole
-        try:
-            kernel = self.kernel(prim, eqn.params)
-        except AttributeError as error:   # dask.array lacks the function
-            kernel = _raiser(error)
-        return chunked(kernel, numpy_kernel, whole, avals, prim, eqn.source)
-
-    def truth(self, pred) -> bool:
-        """A staged test's value: computed where the data lives, only the boolean back."""
-        return bool(self.xp.compute(pred)[0]) if is_dask_array(pred) else bool(pred)
-
-    def carry(self, *values) -> list:
-        """A loop's carried values with their Dask arrays persisted (graphs bounded)."""
-        return self.xp.persist(*values)
-
-    def finish(self, leaves) -> list:
-        """A graph's results: computed together where `compute` is set, else as they are."""
-        if not self.compute:
-            return list(leaves)
-        return [np.asarray(x) if isinstance(x, np.generic) else x   # 0-d: an array, as NumPy's
-                for x in self.xp.compute(*leaves)]
-
-
-class OneChunkWarning(UserWarning):
-    """dask.array has no chunked form for a primitive: NumPy's kernel ran on whole operands."""
-
-
-def _raiser(error):
-    def run(*operands):
-        raise error
-    return run
-
-
-def _fit(value, aval, prim):
-    """`value` with NumPy's dtype (`matmul` of int32 on Dask gives int64); a shape other
-    than NumPy's (Dask's `x[1, :, idx]`) raises `_ShapeDiffers`."""
-    if aval.weak:
-        return value
-    dtype = getattr(value, "dtype", None)
-    if dtype is not None and dtype != aval.dtype:
-        value = value.astype(aval.dtype)
-    shape = getattr(value, "shape", None)
-    if shape is not None and (len(shape) != len(aval.shape) or any(
-            want is not None and got == got and got != want
-            for got, want in zip(shape, aval.shape))):
-        raise _ShapeDiffers(f"dask.array's {prim.name} gives shape {tuple(shape)} where "
-                            f"NumPy's gives {aval}")
-    return value
-
-
-class _ShapeDiffers(Exception):
-    pass
-
-
-def _sized(x):
-    """`x` with sizes a mask left unknown computed, and without empty chunks: on either,
-    some of dask.array's kernels answer wrongly (`cumsum` of `x[x < 0]` comes back empty)."""
-    if not is_dask_array(x) or not any(n != n for n in x.shape) and all(
-            all(chunks) for chunks in x.chunks):
-        return x
-    if any(n != n for n in x.shape):
-        x = x.compute_chunk_sizes()
-    return x.rechunk(tuple(tuple(n for n in chunks if n) or (0,) for chunks in x.chunks))
-
-
-def chunked(kernel, numpy_kernel, whole, avals, prim, source=None):
-    """The kernel an equation runs on Dask (see `DaskBackend.eqn_kernel`)."""
-    warned = []
-
-    def run(*operands):
-        if not any(is_dask_array(x) for x in operands):
-            return numpy_kernel(*operands)   # host values: NumPy's, on the client
-        operands = [_sized(x) for x in operands]
-        try:
-            out = kernel(*operands)
-            if prim.multiple_results:
-                return [_fit(v, a, prim) for v, a in zip(out, avals)]
-            return _fit(out, avals[0], prim)
-        except Exception as error:   # no chunked form here: NumPy's kernel, whole
-            if not warned:
-                warned.append(True)
-                where = f" (traced from {source})" if source else ""
-                warnings.warn(f"{prim.name}{where} has no chunked form on Dask for these "
-                              f"operands ({type(error).__name__}: {str(error).strip()[:200]}); "
-                              f"NumPy's kernel runs on each operand as one chunk",
-                              OneChunkWarning, stacklevel=2)
-            return whole(*operands)
-    return run
-
-
-def one_chunk(kernel, avals, multiple: bool, xp):
-    """NumPy's `kernel` run as one task on whole operands (each Dask array gathered into
-    one chunk); its results are Dask arrays of one chunk (of unknown size where the
-    graph does not know it)."""
-    def run(*operands):
-        if not any(is_dask_array(x) for x in operands):
-            return kernel(*operands)   # host values: as on NumPy
-        task = xp.delayed(kernel, nout=len(avals) if multiple else None, pure=True)(*operands)
-        parts = [task[i] for i in range(len(avals))] if multiple else [task]
-        out = [xp.from_delayed(part, shape=tuple(np.nan if d is None else d for d in a.shape),
-                               dtype=a.dtype) for part, a in zip(parts, avals)]
-        return out if multiple else out[0]
-    return run
-
-
-_dask_backends: dict[str, DaskBackend] = {}
-
-
-def dask_backend(chunks="auto", compute=False, persist_every=1, client=None) -> DaskBackend:
-    """The Dask backend of these options (one per distinct device name)."""
-    check_options(chunks, compute, persist_every)
-    name = device_name(chunks, compute, persist_every, client)
-    backend = _dask_backends.get(name)
-    if backend is None:
-        backend = _dask_backends[name] = DaskBackend(name, chunks, compute, persist_every, client)
-    elif client is not None:
-        backend.xp.client = client   # a new client of the same scheduler
-    return backend
-
-
 def _import_cupy():
     try:
         import cupy
@@ -260,17 +90,13 @@ def _import_cupy():
 
 @functools.lru_cache(maxsize=None)
 def get_backend(device: str) -> Backend:
-    """The backend for `"cpu"`, `"gpu"`, `"gpu:N"`, `"dask"` or a name `dask_backend` gave."""
+    """The backend for `"cpu"`, `"gpu"`, `"gpu:N"`, or a name of `NAMED_BACKENDS` (`"dask"`,
+    or a name `dask_backend.dask_backend` gave)."""
     if device == "cpu":
         return CPU
-    if device.startswith("dask"):
-        backend = _dask_backends.get(device)
-        if backend is None and device == "dask":
-            backend = dask_backend()
-        if backend is None:
-            raise ValueError(f"unknown device {device!r}: a Dask device with options is "
-                             f"made by ag.device('dask', chunks=..., compute=...)")
-        return backend
+    for prefix, by_name in NAMED_BACKENDS.items():
+        if device.startswith(prefix):
+            return by_name(device)
     kind, _, index = device.partition(":")
     if kind != "gpu" or not (index == "" or index.isdigit()):
         raise ValueError(f"unknown device {device!r}: use 'cpu', 'gpu', 'gpu:N' or 'dask'")

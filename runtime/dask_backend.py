@@ -1,119 +1,202 @@
-"""Dask's array module for the Dask backend (`backend.DaskBackend`), and its device names.
+"""The Dask backend: graphs as lazy `dask.array` expressions, checked against NumPy's.
 
-Dask is imported here and nowhere else, lazily, when a Dask device is first
-asked for: `DaskArrays` is `dask.array` as the shared kernel table reaches it
-(`xp.sum`, `xp.where`, ...), with NumPy's signatures where Dask's differ, and
-the two scheduler calls the backend makes (`compute`, `persist`), on a
-`dask.distributed.Client` where one is given.
+`DaskBackend` binds the shared kernel table to `dask.array` (`dask_arrays.py`),
+with `backend.DASK_OVERRIDES` merged over it. Each equation runs through
+`chunked`: dask.array's kernel, its result given NumPy's dtype and checked
+against NumPy's shape; where dask.array has no form for it (or for a primitive
+of `backend.DASK_ONE_CHUNK`), NumPy's kernel on operands gathered into one chunk
+(`one_chunk`), with a `OneChunkWarning`. `dask_backend(...)` makes one backend
+per device name, and `get_backend` finds them by name (`backend.NAMED_BACKENDS`).
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-
-def is_dask_array(x) -> bool:
-    """Whether `x` is a Dask array (a collection with a dtype and a shape), dask unimported."""
-    return hasattr(x, "__dask_graph__") and hasattr(x, "dtype") and hasattr(x, "shape")
+from .backend import CPU, DASK_ONE_CHUNK, DASK_OVERRIDES, NAMED_BACKENDS, Backend
+from .dask_arrays import DaskArrays, check_options, device_name, is_dask_array
 
 
-def import_dask():
-    """`dask.array` (and `dask`), or an error naming the extra to install."""
-    try:
-        import dask
-        import dask.array as da
-    except ImportError as error:
-        raise RuntimeError(
-            f"a Dask device was asked for, but Dask cannot be imported ({error}); "
-            "install it with `pip install '.[dask]'` (dask[array,distributed])") from None
-    return dask, da
+class DaskBackend(Backend):
+    """Graphs as lazy `dask.array` expressions, computed on a cluster where `client` is given.
 
-
-class DaskArrays:
-    """The array module of the Dask backend: `dask.array`, where the kernels reach it
-    by name, with NumPy's signatures for `asarray` and `array` (Dask's second
-    positional argument of `asarray` is not the dtype), and the scheduler calls.
+    NumPy inputs and constants are chunked (`chunks`: Dask's "auto", or what
+    `dask.array.from_array` takes); Dask arrays pass through with their chunks;
+    0-d values stay NumPy's, on the client. Results are Dask arrays, or NumPy
+    arrays computed in one round trip where `compute` is set.
     """
 
-    def __init__(self, client=None):
-        self._dask, self._da = import_dask()
-        self.client = client
+    inline_operators = False   # every equation through its kernel (`eqn_kernel`: typed)
 
-    def __getattr__(self, name):
-        value = getattr(self._da, name, None)
-        if value is None and isinstance(getattr(np, name, None), np.ufunc):
-            value = self._da.ufunc.ufunc(getattr(np, name))   # NumPy's, chunk by chunk
-        if value is None:
-            raise AttributeError(f"dask.array has no {name!r}, so this primitive has no "
-                                 f"chunked form on Dask; run it under ag.device('cpu')")
-        setattr(self, name, value)   # looked up once
+    def __init__(self, name: str, chunks="auto", compute=False, persist_every=1, client=None):
+        super().__init__(name, DaskArrays(client), DASK_OVERRIDES)
+        self.chunks, self.compute, self.persist_every = chunks, compute, persist_every
+
+    def asarray(self, value):
+        if is_dask_array(value):
+            return value
+        get = getattr(value, "get", None)   # a CuPy array
+        value = np.asarray(get() if get is not None and not isinstance(value, np.ndarray)
+                           else value)
+        if value.ndim == 0:   # a NumPy scalar, as the NumPy tier has it (an index, a count)
+            return value[()]
+        return self.xp.from_array(value, chunks=self._chunks_for(value.ndim))
+
+    def _chunks_for(self, ndim: int):
+        """`chunks` where it fits an array of `ndim` dims (a tuple of another length, for
+        inputs of another rank, and a constant: Dask's "auto")."""
+        chunks = self.chunks
+        if isinstance(chunks, tuple) and len(chunks) != ndim:
+            return "auto"
+        if isinstance(chunks, dict):
+            return {axis: c for axis, c in chunks.items() if -ndim <= axis < ndim}
+        return chunks
+
+    def eqn_kernel(self, eqn, run_graph=None):
+        """The equation's kernel on Dask (`chunked`): NumPy's on host values only, and
+        for an effectful primitive, on its operands computed (in one round trip);
+        else dask.array's (sizes a mask left unknown computed first), its results given
+        NumPy's dtypes and checked against
+        NumPy's shapes; where dask.array has no form for it (it raises, or its shape
+        differs), and for a primitive of `DASK_ONE_CHUNK`, NumPy's on whole operands."""
+        prim = eqn.primitive
+        if prim.higher_order:
+            return self.kernel(prim, eqn.params, run_graph)
+        numpy_kernel = CPU.kernel(prim, eqn.params)
+        if prim.effectful:   # print, assert, py_function, draws, variables: on the client
+            return lambda *operands: numpy_kernel(*self.xp.compute(*operands))
+        avals = [v.aval for v in eqn.outputs]
+        whole = one_chunk(numpy_kernel, avals, prim.multiple_results, self.xp)
+        if prim in DASK_ONE_CHUNK:
+            return whole
+        try:
+            kernel = self.kernel(prim, eqn.params)
+        except AttributeError as error:   # dask.array lacks the function
+            kernel = _raiser(error)
+        return chunked(kernel, numpy_kernel, whole, avals, prim, eqn.source)
+
+    def truth(self, pred) -> bool:
+        """A staged test's value: computed where the data lives, only the boolean back."""
+        return bool(self.xp.compute(pred)[0]) if is_dask_array(pred) else bool(pred)
+
+    def carry(self, *values) -> list:
+        """A loop's carried values with their Dask arrays persisted (graphs bounded)."""
+        return self.xp.persist(*values)
+
+    def finish(self, leaves) -> list:
+        """A graph's results: computed together where `compute` is set, else as they are."""
+        if not self.compute:
+            return list(leaves)
+        return [np.asarray(x) if isinstance(x, np.generic) else x   # 0-d: an array, as NumPy's
+                for x in self.xp.compute(*leaves)]
+
+
+class OneChunkWarning(UserWarning):
+    """dask.array has no chunked form for a primitive: NumPy's kernel ran on whole operands."""
+
+
+def _raiser(error):
+    def run(*operands):
+        raise error
+    return run
+
+
+def _fit(value, aval, prim):
+    """`value` with NumPy's dtype (`matmul` of int32 on Dask gives int64); a shape other
+    than NumPy's (Dask's `x[1, :, idx]`) raises `_ShapeDiffers`."""
+    if aval.weak:
         return value
-
-    def copy(self, a, order="K"):
-        return a   # Dask arrays are never written in place: a copy is the array
-
-    def reshape(self, a, shape, order="C"):
-        if order == "F":   # Fortran order: reversed axes, reshaped, reversed back
-            return self._da.reshape(a.T, tuple(reversed(shape))).T
-        return self._da.reshape(a, shape)
-
-    def asarray(self, value, dtype=None):
-        return self._da.asarray(value, dtype=dtype)
-
-    def array(self, value, dtype=None, copy=True):
-        return self._da.array(value, dtype=dtype)   # Dask arrays are never written
-
-    def delayed(self, fn, **options):
-        return self._dask.delayed(fn, **options)
-
-    def compute(self, *values) -> list:
-        """`values` with every Dask array among them computed, in one round trip."""
-        where = [i for i, x in enumerate(values) if is_dask_array(x)]
-        if not where:
-            return list(values)
-        lazy = [values[i] for i in where]
-        if self.client is not None:
-            done = self.client.compute(lazy, sync=True)
-        else:
-            done = self._dask.compute(*lazy)
-        out = list(values)
-        for i, value in zip(where, done):
-            out[i] = value
-        return out
-
-    def persist(self, *values) -> list:
-        """`values` with every Dask array among them persisted (its graph one task a chunk;
-        one persisted already, or passed on unchanged by a loop, is left as it is)."""
-        where = [i for i, x in enumerate(values) if is_dask_array(x)
-                 and len(x.__dask_graph__()) > x.npartitions]
-        if not where:
-            return list(values)
-        lazy = [values[i] for i in where]
-        done = (self.client.persist(lazy) if self.client is not None
-                else self._dask.persist(*lazy))
-        out = list(values)
-        for i, value in zip(where, done):
-            out[i] = value
-        return out
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and dtype != aval.dtype:
+        value = value.astype(aval.dtype)
+    shape = getattr(value, "shape", None)
+    if shape is not None and (len(shape) != len(aval.shape) or any(
+            want is not None and got == got and got != want
+            for got, want in zip(shape, aval.shape))):
+        raise _ShapeDiffers(f"dask.array's {prim.name} gives shape {tuple(shape)} where "
+                            f"NumPy's gives {aval}")
+    return value
 
 
-def device_name(chunks="auto", compute=False, persist_every=1, client=None) -> str:
-    """The canonical device name of these options: `dask`, `dask@ADDRESS[...]`."""
-    name = "dask" if client is None else f"dask@{client.scheduler.address}"
-    options = []
-    if chunks != "auto":
-        options.append(f"chunks={chunks!r}")
-    if compute:
-        options.append("compute=True")
-    if persist_every != 1:
-        options.append(f"persist_every={persist_every}")
-    return name + (f"[{', '.join(options)}]" if options else "")
+class _ShapeDiffers(Exception):
+    pass
 
 
-def check_options(chunks, compute, persist_every) -> None:
-    if not isinstance(compute, bool):
-        raise TypeError(f"compute must be True or False, got {compute!r}")
-    if type(persist_every) is not int or persist_every < 1:
-        raise ValueError(f"persist_every must be an int >= 1, got {persist_every!r}")
-    if not (chunks == "auto" or isinstance(chunks, (int, tuple, dict))):
-        raise TypeError(f"chunks must be 'auto', an int, a tuple or a dict (as "
-                        f"dask.array.from_array takes), got {chunks!r}")
+def _sized(x):
+    """`x` with sizes a mask left unknown computed, and without empty chunks: on either,
+    some of dask.array's kernels answer wrongly (`cumsum` of `x[x < 0]` comes back empty)."""
+    if not is_dask_array(x) or not any(n != n for n in x.shape) and all(
+            all(chunks) for chunks in x.chunks):
+        return x
+    if any(n != n for n in x.shape):
+        x = x.compute_chunk_sizes()
+    return x.rechunk(tuple(tuple(n for n in chunks if n) or (0,) for chunks in x.chunks))
+
+
+def chunked(kernel, numpy_kernel, whole, avals, prim, source=None):
+    """The kernel an equation runs on Dask (see `DaskBackend.eqn_kernel`)."""
+    warned = []
+
+    def run(*operands):
+        if not any(is_dask_array(x) for x in operands):
+            return numpy_kernel(*operands)   # host values: NumPy's, on the client
+        operands = [_sized(x) for x in operands]
+        try:
+            out = kernel(*operands)
+            if prim.multiple_results:
+                return [_fit(v, a, prim) for v, a in zip(out, avals)]
+            return _fit(out, avals[0], prim)
+        except Exception as error:   # no chunked form here: NumPy's kernel, whole
+            if not warned:
+                warned.append(True)
+                where = f" (traced from {source})" if source else ""
+                warnings.warn(f"{prim.name}{where} has no chunked form on Dask for these "
+                              f"operands ({type(error).__name__}: {str(error).strip()[:200]}); "
+                              f"NumPy's kernel runs on each operand as one chunk",
+                              OneChunkWarning, stacklevel=2)
+            return whole(*operands)
+    return run
+
+
+def one_chunk(kernel, avals, multiple: bool, xp):
+    """NumPy's `kernel` run as one task on whole operands (each Dask array gathered into
+    one chunk); its results are Dask arrays of one chunk (of unknown size where the
+    graph does not know it)."""
+    def run(*operands):
+        if not any(is_dask_array(x) for x in operands):
+            return kernel(*operands)   # host values: as on NumPy
+        task = xp.delayed(kernel, nout=len(avals) if multiple else None, pure=True)(*operands)
+        parts = [task[i] for i in range(len(avals))] if multiple else [task]
+        out = [xp.from_delayed(part, shape=tuple(np.nan if d is None else d for d in a.shape),
+                               dtype=a.dtype) for part, a in zip(parts, avals)]
+        return out if multiple else out[0]
+    return run
+
+
+_dask_backends: dict[str, DaskBackend] = {}
+
+
+def dask_backend(chunks="auto", compute=False, persist_every=1, client=None) -> DaskBackend:
+    """The Dask backend of these options (one per distinct device name)."""
+    check_options(chunks, compute, persist_every)
+    name = device_name(chunks, compute, persist_every, client)
+    backend = _dask_backends.get(name)
+    if backend is None:
+        backend = _dask_backends[name] = DaskBackend(name, chunks, compute, persist_every, client)
+    elif client is not None:
+        backend.xp.client = client   # a new client of the same scheduler
+    return backend
+
+
+def _by_name(device: str) -> DaskBackend:
+    backend = _dask_backends.get(device)
+    if backend is None and device == "dask":
+        backend = dask_backend()
+    if backend is None:
+        raise ValueError(f"unknown device {device!r}: a Dask device with options is "
+                         f"made by ag.device('dask', chunks=..., compute=...)")
+    return backend
+
+
+NAMED_BACKENDS["dask"] = _by_name

@@ -12,7 +12,8 @@ import autograph as ag
 dask = pytest.importorskip("dask", reason="Dask is not installed (pip install '.[dask]')")
 da = pytest.importorskip("dask.array", reason="dask.array is not installed")
 
-from autograph_runtime.backend import OneChunkWarning, get_backend  # noqa: E402
+from autograph_runtime.backend import get_backend
+from autograph_runtime.dask_backend import OneChunkWarning  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -101,7 +102,7 @@ def test_device_names_and_option_errors():
 
 def test_missing_dask_names_the_extra(monkeypatch):
     import builtins
-    from autograph_runtime import dask_backend
+    from autograph_runtime import dask_arrays
     real_import = builtins.__import__
 
     def no_dask(name, *args, **kwargs):
@@ -110,7 +111,7 @@ def test_missing_dask_names_the_extra(monkeypatch):
         return real_import(name, *args, **kwargs)
     monkeypatch.setattr(builtins, "__import__", no_dask)
     with pytest.raises(RuntimeError, match=r"pip install '\.\[dask\]'"):
-        dask_backend.import_dask()
+        dask_arrays.import_dask()
 
 
 def test_staged_tests_are_computed_and_carries_persisted():
