@@ -28,9 +28,9 @@ HINTS.update({
              "convert it, or write the choice with np.where"),
     "bool in converted code": (
         "autograph stages if/while/for statements, and/or/not and conditional "
-        "expressions, but not the `if` of a comprehension or the comparisons inside "
-        "max(), min() or sorted(): write a for statement, or use np.where, np.maximum, "
-        "np.minimum or np.sort"),
+        "expressions, and max()/min() of numbers, but not the `if` of a comprehension or "
+        "the comparisons inside sorted() or a key= function: write a for statement, or "
+        "use np.where, np.maximum, np.minimum or np.argsort"),
     "length": "ag.shape(x)[0] is its size when the graph runs",
     "size": "np.prod(ag.shape(x)) is its size when the graph runs",
     "array": (_AS_IT_IS + ", and {numpy} converts its arguments with np.asarray, which a "

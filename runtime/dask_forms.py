@@ -6,7 +6,8 @@ has no `sort`), NumPy's linear algebra (`dask.array.linalg` lacks most of it,
 and its `cholesky` is upper-triangular by default), FFTs (Dask's need the axis
 in one chunk), writes at indices (Dask assigns along one axis only), and what
 dask.array lacks or computes otherwise (`unique` with an axis, `histogram`
-with traced bins, `interp`, `convolve`). Effectful primitives (`print`,
+with traced bins, `interp`, `convolve`), and NumPy's own functions run
+as they are (`numpy_call`). Effectful primitives (`print`,
 `assert`, `py_function`, draws, variables) run NumPy's kernel on the client,
 their operands computed. The rest run as dask.array's own chunked kernels
 (`backend.DaskBackend.eqn_kernel`). The table is data: a primitive joins it
@@ -22,12 +23,13 @@ from .ops import counting, differences, fft, np_linalg
 from .ops.comparisons import array_equal_p
 from .ops.linalg import inner_p
 from .ops.nan_reductions import nanargmax_p, nanargmin_p
+from .ops.numpy_calls import numpy_call_p
 from .ops.sorting import argsort_p, sort_p
 from .ops.updates import index_update_p
 
 DASK_ONE_CHUNK.update({
     sort_p, argsort_p, counting.searchsorted_p, counting.histogram_p, counting.unique_p,
-    array_equal_p, inner_p, nanargmax_p, nanargmin_p, index_update_p,
+    array_equal_p, inner_p, nanargmax_p, nanargmin_p, index_update_p, numpy_call_p,
     scatter_add_p, diagonal_scatter_p, sum_to_shape_p, reshape_like_p,
     differences.convolve_p, differences.correlate_p, differences.interp_p,
     fft.fft_p, fft.ifft_p, fft.rfft_p, fft.irfft_p,

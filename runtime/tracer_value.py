@@ -38,7 +38,10 @@ class Tracer:
 
     __slots__ = ("builder", "node", "viewing", "views", "__weakref__")
     __array_priority__ = 1000
-    __hash__ = None  # like ndarray
+
+    def __hash__(self):   # unhashable, like ndarray; Python's TypeError, saying why
+        raise TypeError(f"unhashable type: 'Tracer' ("
+                        f"{_concrete_needed(self, 'a dict key or a set member')})")
 
     def __init__(self, builder, node):
         self.builder = builder

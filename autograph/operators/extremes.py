@@ -1,0 +1,46 @@
+"""`max(a, b, ...)` and `min(...)` of traced numbers, as Python picks.
+
+Python's `max` keeps the first argument and replaces it by each later one
+that compares greater: `cur = x if x > cur else cur`, one staged conditional
+expression per argument (`conditionals.if_exp`). So the answer is Python's,
+NaN included (`max(nan, 1.0)` is nan, `max(1.0, nan)` is 1.0) and ties keep
+the first (`max(0.0, -0.0)` is 0.0), and mixing a traced int with a float
+is the same `PathTypeError` as `x if c else 1.0`. The clamp real code writes,
+`min(max(i, 0), n - 1)` for a traced `i`, is staged; so are `max(xs)` and
+`min(xs)` of a list or tuple of numbers. `key=` and `default=`, and arrays
+(whose truth Python refuses), are left to Python.
+
+    >>> import numpy as np
+    >>> import autograph as ag
+    >>> @ag.convert
+    ... def clamp(i, n):
+    ...     return min(max(i, 0), n - 1)
+    >>> [int(clamp(np.int64(k), 4)) for k in (-2, 2, 9)]
+    [0, 2, 3]
+"""
+from __future__ import annotations
+
+import operator
+
+from autograph_runtime import Tracer
+
+from .conditionals import if_exp
+
+_PICKS = {max: operator.gt, min: operator.lt}
+
+
+def extreme_call(f, args: tuple, kwargs: dict):
+    """`max(...)`/`min(...)` staged where an argument is a traced number; else
+    NotImplemented (Python's own call)."""
+    better = _PICKS.get(f)
+    if better is None or kwargs or not args:
+        return NotImplemented
+    values = tuple(args[0]) if len(args) == 1 and type(args[0]) in (list, tuple) else args
+    if len(values) < 2 and len(args) == 1 or not any(
+            isinstance(v, Tracer) for v in values) or any(
+            isinstance(v, Tracer) and v.ndim for v in values):
+        return NotImplemented
+    current = values[0]
+    for value in values[1:]:
+        current = if_exp(better(value, current), lambda v=value: v, lambda c=current: c)
+    return current
