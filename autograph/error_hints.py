@@ -28,8 +28,8 @@ HINTS.update({
              "convert it, or write the choice with np.where"),
     "bool in converted code": (
         "autograph stages if/while/for statements, and/or/not and conditional "
-        "expressions, and max()/min() of numbers, but not the `if` of a comprehension or "
-        "the comparisons inside sorted() or a key= function: write a for statement, or "
+        "expressions, and max(), min() and sorted() of numbers, but not the `if` of a "
+        "comprehension or the comparisons of a key= function: write a for statement, or "
         "use np.where, np.maximum, np.minimum or np.argsort"),
     "length": "ag.shape(x)[0] is its size when the graph runs",
     "size": "np.prod(ag.shape(x)) is its size when the graph runs",

@@ -150,24 +150,6 @@ def test_large_arguments_are_probed_once(monkeypatch):
     assert kinds == [0]
 
 
-def test_builtin_max_and_min_of_traced_numbers_pick_as_python_does():
-    def clamp(i, n):
-        return min(max(i, 0), n - 1)
-
-    def best(a, b, c):
-        return max(a, b, c), min([a, b, c])
-    f, g = ag.convert(clamp), ag.convert(best)
-    for k in (-3, 0, 2, 7):
-        assert int(f(np.int64(k), 5)) == clamp(k, 5)
-    for a, b, c in [(1.0, np.nan, 0.5), (np.nan, 1.0, 2.0), (0.0, -0.0, -0.0),
-                    (-0.0, 0.0, 1.0), (3.0, 2.0, 3.0)]:
-        want = best(np.float64(a), np.float64(b), np.float64(c))
-        got = g(np.float64(a), np.float64(b), np.float64(c))
-        for w, h in zip(want, got):
-            np.testing.assert_array_equal(np.signbit(h), np.signbit(w))
-            np.testing.assert_array_equal(h, w)
-
-
 def test_a_traced_value_as_a_dict_key_is_a_clear_type_error():
     def f(keys, vals):
         totals = {}

@@ -30,7 +30,7 @@ from autograph_runtime.source import is_library_file
 from .array_likes import construct, with_arrays
 from .conversions import conversion_call, type_query
 from .effects import print_
-from .extremes import extreme_call
+from .ordering import ordering_call
 from .frozen import warn_if_frozen
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 from .exceptions import refuse_graph_failures
@@ -142,7 +142,7 @@ def converted_call(f, args, kwargs):
     converted = conversion_call(f, args, kwargs)  # `float(x)`, `math.sqrt(x)`, `np.float32(x)`
     if converted is not NotImplemented:
         return converted
-    picked = extreme_call(f, args, kwargs)   # `min(max(i, 0), n - 1)` of a traced `i`
+    picked = ordering_call(f, args, kwargs)   # `min(max(i, 0), n - 1)`, `sorted(xs)`
     if picked is not NotImplemented:
         return picked
     if isinstance(f, type):

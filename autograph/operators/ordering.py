@@ -1,4 +1,4 @@
-"""`max(a, b, ...)` and `min(...)` of traced numbers, as Python picks.
+"""`max`, `min`, `sorted` and `list.sort` of traced numbers, as Python orders them.
 
 Python's `max` keeps the first argument and replaces it by each later one
 that compares greater: `cur = x if x > cur else cur`, one staged conditional
@@ -10,6 +10,10 @@ is the same `PathTypeError` as `x if c else 1.0`. The clamp real code writes,
 `min(xs)` of a list or tuple of numbers. `key=` and `default=`, and arrays
 (whose truth Python refuses), are left to Python.
 
+`sorted(xs)` and `xs.sort()` of a list of traced numbers of one type stage
+`python_sorted`, whose kernel is Python's `sorted` (`runtime.ops.python_calls`):
+stable, and NaN where Python's comparisons leave it.
+
     >>> import numpy as np
     >>> import autograph as ag
     >>> @ag.convert
@@ -17,21 +21,31 @@ is the same `PathTypeError` as `x if c else 1.0`. The clamp real code writes,
     ...     return min(max(i, 0), n - 1)
     >>> [int(clamp(np.int64(k), 4)) for k in (-2, 2, 9)]
     [0, 2, 3]
+    >>> @ag.convert
+    ... def middle(x):
+    ...     values = [float(v) for v in x]
+    ...     values.sort()
+    ...     return values[len(values) // 2]
+    >>> float(middle(np.array([5.0, -1.0, 2.0])))
+    2.0
 """
 from __future__ import annotations
 
 import operator
 
 from autograph_runtime import Tracer
+from autograph_runtime.ops.python_calls import python_sorted
 
 from .conditionals import if_exp
 
 _PICKS = {max: operator.gt, min: operator.lt}
 
 
-def extreme_call(f, args: tuple, kwargs: dict):
-    """`max(...)`/`min(...)` staged where an argument is a traced number; else
-    NotImplemented (Python's own call)."""
+def ordering_call(f, args: tuple, kwargs: dict):
+    """`max(...)`, `min(...)`, `sorted(xs)` and `xs.sort()` staged where a value is a traced
+    number; else NotImplemented (Python's own call)."""
+    if f is sorted or _is_list_sort(f):
+        return _sorting(f, args, kwargs)
     better = _PICKS.get(f)
     if better is None or kwargs or not args:
         return NotImplemented
@@ -44,3 +58,19 @@ def extreme_call(f, args: tuple, kwargs: dict):
     for value in values[1:]:
         current = if_exp(better(value, current), lambda v=value: v, lambda c=current: c)
     return current
+
+
+def _is_list_sort(f) -> bool:
+    return getattr(f, "__name__", None) == "sort" and type(getattr(f, "__self__", None)) is list
+
+
+def _sorting(f, args, kwargs):
+    values = f.__self__ if f is not sorted else args[0] if len(args) == 1 else None
+    if type(values) not in (list, tuple) or set(kwargs) - {"reverse"} or \
+            (f is not sorted and args) or not any(isinstance(v, Tracer) for v in values):
+        return NotImplemented
+    ordered = python_sorted(values, **kwargs)
+    if f is sorted:
+        return ordered
+    values[:] = ordered   # `xs.sort()`: the list itself, in place
+    return None
