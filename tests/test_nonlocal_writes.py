@@ -116,3 +116,26 @@ def _callback_elsewhere(x):
 def test_a_closure_called_by_another_functions_staged_loop_is_refused():
     with pytest.raises(ag.ConversionError, match="nonlocal variable 'total'"):
         ag.convert(_callback_elsewhere)(np.array([1.0, 2.0]))
+
+
+def _sorted_in_loops(x, n):
+    i = 0
+    while i < n:
+        x = np.sort(x, axis=0)   # `np.sort`: a module's function, not `t.sort()` of a local
+        x = x[::-1] * -1.0
+        i += 1
+    for _ in range(n):
+        x = np.sort(x)
+    t = x.copy()
+    for _ in range(n):
+        t.sort()                 # a local written in place: carried by the loop
+        t = t[::-1] + 1.0
+    return x, t
+
+
+def test_a_modules_function_named_like_an_in_place_method_is_not_state():
+    x = np.array([[3.0, 1.0], [-2.0, 5.0], [0.5, 0.0]])
+    want = _sorted_in_loops(x.copy(), 3)
+    got = ag.convert(_sorted_in_loops)(x.copy(), np.int64(3))
+    for w, g in zip(want, got):
+        np.testing.assert_array_equal(g, w)

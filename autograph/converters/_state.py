@@ -67,7 +67,8 @@ def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=(),
     block that calls a function.
     """
     statements = [s for block in blocks for s in block]
-    modified = activity(statements).modified - set(outer)
+    found = activity(statements)
+    modified = found.modified - set(outer) - _not_local(node, found.in_place, statements)
     if rebound and any(isinstance(n, gast.Call) for s in statements for n in gast.walk(s)):
         modified |= set(rebound) - set(outer)
     live_out = anno.getanno(node, anno.Static.LIVE_OUT, frozenset())
@@ -83,6 +84,17 @@ def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=(),
     bound = set(anno.getanno(node, anno.Static.DEFINED_IN, frozenset()))
     bound |= set.intersection(*(set(activity(block).modified) for block in blocks))
     return _in_order(modified & (live | (set(captured) & bound)), statements)
+
+
+def _not_local(node, in_place: set, statements) -> set:
+    """Of the names an in-place call modifies (`t.sort()`), those that are no local of
+    the function: bound neither before `node` nor in it (`np` of `np.sort(x)`)."""
+    if not in_place:
+        return set()
+    maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_IN, frozenset())
+    stored = {n.id for s in statements for n in gast.walk(s)
+              if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)}
+    return {name for name in in_place if name not in maybe and name not in stored}
 
 
 def initializers(node, state: list) -> list:
