@@ -73,8 +73,24 @@ def test_sorted_of_mixed_types_is_refused_naming_them():
         ag.convert(f)(np.float64(2.0))
 
 
-def test_sorted_with_a_key_is_left_to_python_and_explained():
+def _argsorts(x):
+    n = x.shape[0]
+    up = sorted(range(n), key=lambda i: x[i])
+    down = sorted(range(1, 2 * n + 1, 2), key=lambda i: x[i // 2], reverse=True)
+    fixed = sorted(range(n), key=lambda i: -i)   # Python keys: Python's own sort
+    return up, down, fixed
+
+
+@pytest.mark.parametrize("values", SPECIAL, ids=range(len(SPECIAL)))
+def test_the_argsort_idiom_orders_as_python_does(values):
+    x = np.array(values)
+    want, got = _argsorts(x), ag.convert(_argsorts)(x)
+    for w_list, g_list in zip(want, got):
+        assert [int(g) for g in g_list] == w_list
+
+
+def test_sorted_of_a_list_with_a_key_is_left_to_python_and_explained():
     def f(x):
-        return sorted(range(3), key=lambda i: x[i])
+        return sorted([0, 1, 2], key=lambda i: x[i])
     with pytest.raises(ag.TracingError, match="comparisons of a key= function"):
         ag.convert(f)(np.array([3.0, 1.0, 2.0]))

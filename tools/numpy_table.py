@@ -14,7 +14,7 @@ attribute, with its status:
   runs, on its arrays (`numpy_call`, `runtime/ops/numpy_calls.py`): NumPy's
   answers and errors, no gradient, NumPy tier only; its result's type is
   learnt while tracing by calling it on probes (here: one or two (3, 3)
-  float64 matrices, or a 3-vector);
+  float64 matrices, or one or two 3-vectors);
 - **refused**: a traced argument raises `TracingError`, naming the line and
   `ag.py_function`, the way out.
 
@@ -111,9 +111,9 @@ def has_gradient(fn) -> bool:
 
 
 def runs_numpys_own(fn) -> bool:
-    """Whether a traced call of `fn` on one or two (3, 3) float64 matrices, or a 3-vector,
-    becomes a `numpy_call` equation."""
-    for args in ((_PROBE,), (_PROBE, _PROBE), (_PROBE[0],)):
+    """Whether a traced call of `fn` on one or two (3, 3) float64 matrices, or one or two
+    3-vectors, becomes a `numpy_call` equation."""
+    for args in ((_PROBE,), (_PROBE, _PROBE), (_PROBE[0],), (_PROBE[0], _PROBE[0])):
         try:
             with np.errstate(all="ignore"), warnings.catch_warnings(), \
                     contextlib.redirect_stdout(io.StringIO()):

@@ -12,7 +12,8 @@ is the same `PathTypeError` as `x if c else 1.0`. The clamp real code writes,
 
 `sorted(xs)` and `xs.sort()` of a list of traced numbers of one type stage
 `python_sorted`, whose kernel is Python's `sorted` (`runtime.ops.python_calls`):
-stable, and NaN where Python's comparisons leave it.
+stable, and NaN where Python's comparisons leave it; `sorted(range(n),
+key=lambda i: x[i])`, the argsort idiom, stages `python_argsort` of the keys.
 
     >>> import numpy as np
     >>> import autograph as ag
@@ -34,7 +35,7 @@ from __future__ import annotations
 import operator
 
 from autograph_runtime import Tracer
-from autograph_runtime.ops.python_calls import python_sorted
+from autograph_runtime.ops.python_calls import python_argsort, python_sorted
 
 from .conditionals import if_exp
 
@@ -66,6 +67,9 @@ def _is_list_sort(f) -> bool:
 
 def _sorting(f, args, kwargs):
     values = f.__self__ if f is not sorted else args[0] if len(args) == 1 else None
+    if f is sorted and type(values) is range and set(kwargs) <= {"key", "reverse"} and \
+            kwargs.get("key") is not None:
+        return _sorted_range(values, **kwargs)
     if type(values) not in (list, tuple) or set(kwargs) - {"reverse"} or \
             (f is not sorted and args) or not any(isinstance(v, Tracer) for v in values):
         return NotImplemented
@@ -74,3 +78,16 @@ def _sorting(f, args, kwargs):
         return ordered
     values[:] = ordered   # `xs.sort()`: the list itself, in place
     return None
+
+
+def _sorted_range(items: range, key, reverse=False) -> list:
+    """`sorted(range(...), key=f)`, the argsort idiom: the keys computed (the key function
+    converted), ordered by Python's `sorted` when they are traced numbers."""
+    from .calls import converted_call   # (calls asks this module first)
+    keys = [converted_call(key, (item,), {}) for item in items]
+    if not any(isinstance(k, Tracer) for k in keys):   # Python's order of Python keys
+        return [items[i] for i in sorted(range(len(keys)), key=keys.__getitem__,
+                                         reverse=reverse)]
+    order = python_argsort(keys, reverse)
+    plain = (items.start, items.step) == (0, 1)
+    return [p if plain else items.start + p * items.step for p in order]
