@@ -13,7 +13,7 @@ dask = pytest.importorskip("dask", reason="Dask is not installed (pip install '.
 da = pytest.importorskip("dask.array", reason="dask.array is not installed")
 
 from autograph_runtime.backend import get_backend
-from autograph_runtime.dask_backend import OneChunkWarning  # noqa: E402
+from autograph_runtime.dask_gather import OneChunkWarning  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
