@@ -22,9 +22,12 @@ import warnings
 
 import numpy as np
 
+from . import primitives
+from .abstract import AbstractValue
 from .backend import DASK_WHOLE_AXES
 from .dask_arrays import is_dask_array
 from .errors import DaskGatherError
+from .ir import Var
 
 
 class OneChunkWarning(UserWarning):
@@ -43,7 +46,7 @@ def gathered(numpy_kernel, prim, params: dict, avals: list, source, backend):
             return numpy_kernel(*operands)   # host values: as on NumPy
         operands = [x.compute_chunk_sizes() if is_dask_array(x) and any(
             n != n for n in x.shape) else x for x in operands]
-        plan = None if rule is None else _plan(rule, params, operands, avals)
+        plan = None if rule is None else _plan(rule, prim, params, operands, avals)
         whole = plan[0] if plan else [tuple(range(np.ndim(x))) for x in operands]
         _guard(prim, source, operands, whole, backend.max_gather)
         several = [k for k, (x, axes) in enumerate(zip(operands, whole)) if is_dask_array(x)
@@ -52,15 +55,15 @@ def gathered(numpy_kernel, prim, params: dict, avals: list, source, backend):
             warned.append(True)
             warnings.warn(_warning(prim, source, several, why), OneChunkWarning, stacklevel=2)
         if plan:
-            return by_blocks(numpy_kernel, operands, *plan, avals, prim.multiple_results,
-                             backend.xp)
+            return by_blocks(numpy_kernel, operands, *plan, prim.multiple_results, backend.xp)
         return one_chunk(numpy_kernel, avals, prim.multiple_results, backend.xp)(*operands)
     return run
 
 
-def _plan(rule, params, operands, avals):
-    """The rule's axes, non-negative: (each operand's, each result's), or None where the
-    kernel needs every axis or a result's length along its axes is unknown."""
+def _plan(rule, prim, params, operands, avals):
+    """The rule's axes, non-negative (each operand's, each result's), and the results'
+    types, or None where the kernel needs every axis or a result's length along its axes
+    is unknown."""
     ndims = [np.ndim(x) for x in operands]
     plan = rule(params, ndims)
     if plan is None:
@@ -68,8 +71,25 @@ def _plan(rule, params, operands, avals):
     ins = [tuple(a % n for a in axes) for axes, n in zip(plan[0], ndims)]
     outs = [tuple(a % len(v.shape) for a in axes) for axes, v in zip(plan[1], avals)]
     if any(v.shape[a] is None for axes, v in zip(outs, avals) for a in axes):
+        avals = _known_avals(prim, params, operands, avals)
+        if avals is None:
+            return None
+    return ins, outs, avals
+
+
+def _known_avals(prim, params, operands, avals):
+    """The results' types with the lengths the graph left unknown: the shape rule on the
+    operands' shapes as they are now (None where it refuses them)."""
+    atoms = [Var(AbstractValue(np.shape(x), getattr(x, "dtype", np.asarray(x).dtype)))
+             for x in operands]
+    try:
+        known = primitives.abstract_eval[prim](*atoms, **params)
+    except Exception:
         return None
-    return ins, outs
+    known = known if prim.multiple_results else [known]
+    if any(None in v.shape for v in known):
+        return None
+    return [AbstractValue(k.shape, v.dtype, v.weak) for k, v in zip(known, avals)]
 
 
 def by_blocks(kernel, operands, ins, outs, avals, multiple: bool, xp):

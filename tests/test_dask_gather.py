@@ -76,6 +76,16 @@ def test_a_sort_across_the_chunked_axis_moves_nothing():
     np.testing.assert_array_equal(got.compute(), np.sort(x, axis=1))
 
 
+def test_an_axis_a_mask_left_unknown_is_rechunked_the_rest_kept():
+    def f(x):
+        rows = x[x[:, 0] > 0]   # its length unknown while tracing
+        return np.sort(rows, axis=0), np.fft.rfft(rows, axis=0)
+    x = np.random.default_rng(8).normal(size=(9, 4))
+    got = _run(f, x, chunks=(3, 2))
+    for e, r in zip(f(x), got):
+        assert r.chunks[1] == (2, 2), r.chunks
+        np.testing.assert_array_equal(r.compute(), e, strict=True)
+
 def test_sorting_flattened_gathers_with_a_warning_unless_one_chunk():
     x = np.random.default_rng(1).integers(0, 50, (6, 4))
     with pytest.warns(ag.OneChunkWarning, match=rf"sort \(traced from .*{THIS_FILE}:\d+.*"
