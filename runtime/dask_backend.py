@@ -146,7 +146,7 @@ def chunked(kernel, numpy_kernel, whole, avals, prim):
             if prim.multiple_results:
                 return [_fit(v, a, prim) for v, a in zip(out, avals)]
             return _fit(out, avals[0], prim)
-        except Exception as error:   # no chunked form here: NumPy's kernel, whole (warns)
+        except Exception as error:   # no chunked form here: NumPy's kernel (dask_gather)
             return whole(*operands, why=error)
     return run
 

@@ -96,8 +96,8 @@ def by_blocks(kernel, operands, ins, outs, avals, multiple: bool, xp):
     """NumPy's `kernel` on each block of `operands` rechunked whole along the axes `ins`
     (one tuple an operand); the results' axes `outs` are the kernel's, the rest follow
     the operands' other axes, with their chunks."""
-    operands = [x.rechunk({a: -1 for a in axes}) if is_dask_array(x) and axes else x
-                for x, axes in zip(operands, ins)]
+    operands = _aligned([x.rechunk({a: -1 for a in axes}) if is_dask_array(x) and axes else x
+                         for x, axes in zip(operands, ins)], ins)
     names_in = [[f"i{k}_{j}" for j in range(len(axes))] for k, axes in enumerate(ins)]
     names_out = [[f"o{k}_{j}" for j in range(len(axes))] for k, axes in enumerate(outs)]
     signature = (",".join(f"({','.join(n)})" for n in names_in) + "->"
@@ -121,6 +121,27 @@ def by_blocks(kernel, operands, ins, outs, avals, multiple: bool, xp):
     if not multiple:
         return out
     return [out] if one else list(out)
+
+
+def _aligned(operands, ins):
+    """`operands` with the chunks of their other axes (aligned from the last, as NumPy
+    broadcasts) made the first's, where two of length above 1 differ (`solve(a, b)` of
+    stacks chunked otherwise)."""
+    loops = [[a for a in range(np.ndim(x)) if a not in axes] for x, axes in zip(operands, ins)]
+    first = {}   # loop axis counted from the last -> chunks
+    out = []
+    for x, axes in zip(operands, loops):
+        if not is_dask_array(x):
+            out.append(x)
+            continue
+        change = {}
+        for back, a in enumerate(reversed(axes)):
+            if x.shape[a] > 1:
+                chunks = first.setdefault(back, x.chunks[a])
+                if chunks != x.chunks[a]:
+                    change[a] = chunks
+        out.append(x.rechunk(change) if change else x)
+    return out
 
 
 def one_chunk(kernel, avals, multiple: bool, xp):

@@ -130,6 +130,17 @@ def test_linear_algebra_of_a_stack_keeps_the_stack_chunked(name, chunks):
         np.testing.assert_array_equal(r.compute(), e, strict=True)
 
 
+@pytest.mark.parametrize("batch", [6, 1], ids=["same stack", "broadcast stack"])
+def test_solve_aligns_stacks_chunked_otherwise(batch):
+    rng = np.random.default_rng(9)
+    m = rng.normal(size=(6, 3, 3))
+    a, b = m @ np.swapaxes(m, -1, -2) + 3 * np.eye(3), rng.normal(size=(batch, 3, 2))
+    with ag.device("dask"):
+        got = ag.convert(np.linalg.solve)(da.from_array(a, chunks=(2, 3, 3)),
+                                          da.from_array(b, chunks=(3, 1, 1)))
+    assert got.chunks == ((2, 2, 2), (3,), (2,))
+    np.testing.assert_array_equal(got.compute(), np.linalg.solve(a, b), strict=True)
+
 def test_lookups_gather_the_table_and_keep_the_queries_chunked():
     table = np.sort(np.random.default_rng(3).normal(size=10))
     queries = np.random.default_rng(4).normal(size=(6, 4))
