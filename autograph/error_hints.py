@@ -28,8 +28,9 @@ HINTS.update({
              "convert it, or write the choice with np.where"),
     "bool in converted code": (
         "autograph stages if/while/for statements, and/or/not and conditional "
-        "expressions, and max(), min() and sorted() of numbers, but not the `if` of a "
-        "comprehension or the comparisons of a key= function: write a for statement, or "
+        "expressions, max(), min() and sorted() of numbers, and comprehensions filtering a "
+        "traced array, but not the `if` of a comprehension over a Python list or with "
+        "several `for`s, or the comparisons of a key= function: write a for statement, or "
         "use np.where, np.maximum, np.minimum or np.argsort"),
     "length": "ag.shape(x)[0] is its size when the graph runs",
     "size": "np.prod(ag.shape(x)) is its size when the graph runs",
