@@ -7,12 +7,14 @@ concrete one (`bool(x)`, `int(x)`, `np.asarray(x)`) raises `TracingError`.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from . import dispatch, views
 from .errors import TracingError
 from .hints import hint
-from .source import location_note, numpy_caller, user_frame, user_source
+from .source import is_user_file, location_note, numpy_caller, user_frame, user_source
 
 
 def _concrete_needed(tracer, what: str, situation: str = "") -> TracingError:
@@ -92,6 +94,16 @@ class Tracer:
 
     def __repr__(self):
         return f"Tracer({self.node.name or '_'}:{self.aval})"
+
+    def __str__(self):   # `"%s" % x` in the user's code: the text eager code has is a value's
+        if is_user_file(sys._getframe(1).f_code.co_filename):
+            raise _concrete_needed(self, "a Python string (str(), %-formatting)", "text")
+        return repr(self)
+
+    def __format__(self, spec):   # `"{}".format(x)`; converted f-strings are staged instead
+        if is_user_file(sys._getframe(1).f_code.co_filename):
+            raise _concrete_needed(self, "a Python string (str.format)", "text")
+        return format(repr(self), spec)
 
     # -- NumPy protocols -------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograph_runtime import Tracer, current_builder, dispatch
+from autograph_runtime import Tracer, TracingError, current_builder, dispatch
+from autograph_runtime.hints import HINTS
+from autograph_runtime.source import location_note, user_source
 from autograph_runtime.abstract import AbstractValue, python_type
 from autograph_runtime.ops.python_calls import NAMES, python_call
 from autograph_runtime.ops.python_numbers import convert_weak
@@ -37,6 +39,15 @@ dispatch.staged_elsewhere.update(
                       np.asfortranarray, np.asarray_chkfinite, np.require),
                      "autograph.operators.array_likes"),
      np.isscalar: "autograph.operators.calls", np.errstate: "autograph.operators.calls"})
+
+
+_TEXT = (str, repr, ascii, format)
+
+
+def _formats_text(f) -> bool:
+    """`"...".format` (a bound method of a string)."""
+    return isinstance(getattr(f, "__self__", None), str) and \
+        getattr(f, "__name__", None) in ("format", "format_map")
 
 
 def eager_type(x: Tracer) -> type:
@@ -63,8 +74,17 @@ def type_query(f, args: tuple, kwargs: dict):
 def conversion_call(f, args: tuple, kwargs: dict):
     """`f(*args, **kwargs)` staged where `f` converts a traced value to a number;
     NotImplemented where it does not."""
+    if _formats_text(f) and any(isinstance(x, Tracer) for x in (*args, *kwargs.values())):
+        raise TracingError(   # `"{}".format(x)`: eager's text is a value's
+            f"a traced value is known only when the graph runs, so str.format of it cannot "
+            f"give eager code's text{location_note(user_source())}; {HINTS['text']}")
     if kwargs or not args or not any(isinstance(x, Tracer) for x in args):
         return NotImplemented
+    if f in _TEXT and isinstance(args[0], Tracer):   # `str(x)`: eager's text is a value's
+        raise TracingError(
+            f"a traced value ({args[0].aval}) is known only when the graph runs, so "
+            f"{f.__name__}() of it cannot give eager code's text"
+            f"{location_note(user_source())}; {HINTS['text']}")
     name = NAMES.get(f)
     if name is not None:
         return python_call(name, *args)
