@@ -15,7 +15,7 @@ def _report(x, n):
     for i in range(n):
         total = total + x[i]
         print(f"step {i}: total={total:.2f} {total!r} [{x[i]:>{width}.3f}] {'ok'!s:^6}")
-    print(f"done {n=}", f"{x.shape}", f"{{braces}}")
+    print(f"done {n=}", f"{x.shape}", f"{{braces}} {n}")
     return total
 
 
@@ -72,7 +72,8 @@ def test_an_f_string_of_python_values_is_pythons_string():
     lambda x: repr(x.sum()),
     lambda x: "%s" % x.sum(),
     lambda x: "{}".format(x.sum()),
-], ids=["concatenated", "len", "method", "str", "repr", "percent", "format"])
+    lambda x: str([x[0], x[1]]),
+], ids=["concatenated", "len", "method", "str", "repr", "percent", "format", "list"])
 def test_the_text_of_a_traced_value_is_refused_not_made_up(body):
     def f(x):
         return body(x)

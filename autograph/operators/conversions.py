@@ -74,17 +74,13 @@ def type_query(f, args: tuple, kwargs: dict):
 def conversion_call(f, args: tuple, kwargs: dict):
     """`f(*args, **kwargs)` staged where `f` converts a traced value to a number;
     NotImplemented where it does not."""
-    if _formats_text(f) and any(isinstance(x, Tracer) for x in (*args, *kwargs.values())):
-        raise TracingError(   # `"{}".format(x)`: eager's text is a value's
-            f"a traced value is known only when the graph runs, so str.format of it cannot "
+    if (f in _TEXT or _formats_text(f)) and holds_traced((args, tuple(kwargs.values()))):
+        name = "str.format" if _formats_text(f) else f"{f.__name__}()"
+        raise TracingError(   # `str(x)`, `str([x, y])`: eager's text is the values'
+            f"a traced value is known only when the graph runs, so {name} of it cannot "
             f"give eager code's text{location_note(user_source())}; {HINTS['text']}")
     if kwargs or not args or not any(isinstance(x, Tracer) for x in args):
         return NotImplemented
-    if f in _TEXT and isinstance(args[0], Tracer):   # `str(x)`: eager's text is a value's
-        raise TracingError(
-            f"a traced value ({args[0].aval}) is known only when the graph runs, so "
-            f"{f.__name__}() of it cannot give eager code's text"
-            f"{location_note(user_source())}; {HINTS['text']}")
     name = NAMES.get(f)
     if name is not None:
         return python_call(name, *args)
