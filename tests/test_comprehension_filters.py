@@ -49,3 +49,40 @@ def test_a_filtered_comprehension_is_eagers(fn, x):
     assert len(want) == len(got)
     for w, g in zip(want, got):
         np.testing.assert_array_equal(g, w)
+
+
+def _folds(x):
+    return (any(v < 0 for v in x), all(v > -3 for v in x), max(abs(v) for v in x),
+            next((i for i, v in enumerate(x) if v < 0), -1), any([v > 10 for v in x if v > 0]))
+
+
+@pytest.mark.parametrize("x", INPUTS[:3], ids=["mixed", "none-kept", "ties"])
+def test_any_all_max_and_next_of_generators_are_eagers(x):
+    want, got = _folds(x), ag.convert(_folds)(x)
+    for w, g in zip(want, got):
+        assert np.asarray(g).dtype.kind == np.asarray(w).dtype.kind
+        np.testing.assert_array_equal(g, w)
+
+
+def _python_item_decides(x):
+    seen = []
+
+    def item(v):
+        seen.append(v)
+        return v
+    return any(item(v) for v in [False, True, x[0] > 0]), len(seen)
+
+
+def test_a_python_item_ends_any_as_eagerly():
+    want = _python_item_decides(np.array([1.0]))
+    got = ag.convert(_python_item_decides)(np.array([1.0]))
+    assert bool(got[0]) == want[0] and int(got[1]) == want[1] == 2
+
+
+def test_next_without_a_default_of_nothing_raises_stop_iteration():
+    def f(x):
+        return next(v for v in x if v > 100)
+    g = ag.convert(f)
+    assert float(g(np.array([1.0, 200.0]))) == 200.0
+    with pytest.raises(StopIteration):
+        g(np.array([1.0, 2.0]))

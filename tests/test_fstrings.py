@@ -79,3 +79,10 @@ def test_the_text_of_a_traced_value_is_refused_not_made_up(body):
         return body(x)
     with pytest.raises(ag.TracingError, match="only when the graph runs"):
         ag.convert(f)(np.ones(3))
+
+
+def test_returning_an_f_string_of_traced_values_is_refused_naming_the_function():
+    def labelled(x):
+        return f"{x.mean():.3f}"
+    with pytest.raises(ag.TracingError, match="'labelled' cannot give it as a result"):
+        ag.convert(labelled)(np.ones(3))

@@ -29,6 +29,12 @@ class _Appends(StatementTransformer):
     def __init__(self, local_names):
         self.local_names = local_names
 
+    def visit_FunctionDef(self, node):
+        """Each function's appends rebind its own locals only: in a nested function,
+        `seen.append(v)` of the enclosing function's list stays a Python call
+        (rebinding it would make `seen` the nested function's local)."""
+        return _Appends(_locals(node)).generic_visit(node)
+
     def visit_Expr(self, node):
         call = node.value
         if (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)
@@ -86,9 +92,12 @@ class _Comprehensions(gast.NodeTransformer):
     visit_GeneratorExp = visit_ListComp
 
 
+def _locals(function) -> set:
+    scope = activity(function.body + [function.args])
+    return scope.modified - scope.declared_nonlocal  # a closure's list is not rebound
+
+
 def transform(node, ctx):
-    scope = activity(node.body + [node.args])
-    local_names = scope.modified - scope.declared_nonlocal  # a closure's list is not rebound
-    node = _Appends(local_names).visit(node)
+    node = _Appends(set()).visit(node)
     node.body = [_Comprehensions().visit(statement) for statement in node.body]
     return node

@@ -29,7 +29,7 @@ import numpy as np
 from autograph_runtime import Tracer, current_builder
 from autograph_runtime.ops.effects import assert_ as staged_assert
 from autograph_runtime.ops.effects import print_ as staged_print
-from autograph_runtime.ops.texts import FormattedText, render
+from autograph_runtime.texts import FormattedText, render
 from autograph_runtime.tracer import read_if_variable
 
 from .exceptions import refuse_if_caught

@@ -493,6 +493,20 @@ def _extreme(reduce, what):
     return rule
 
 
+def _next(target, *default):
+    """`next(g, default)` of a generator expression filtering a traced array (a list of
+    unknown length here): its first element, else `default` (else `StopIteration`)."""
+    if not default:
+        return target.element(target.nonempty(StopIteration())[0], "next() of")
+    if is_unbound(target.stack):
+        return default[0]
+    stack = target.stacked()
+    first = lambda: target.element(stack[0], "next() of")  # noqa: E731
+    if not target.facts.may_be_empty:
+        return first()
+    return runtime.cond(dynamic_shape(stack)[0] > 0, first, lambda: default[0])
+
+
 def _array(target, dtype=None):
     stack = target.eager_array("np.array() of", dtype)
     return stack if dtype is None else stack.astype(dtype)
@@ -524,6 +538,9 @@ _LIST_RULES = {
     list: lambda target: target.copy(),
     sorted: lambda target: target.copy() if is_unbound(target.stack) else
     TracedList(np.sort(_numbers(target, "sorting")), target.facts),
+    any: lambda target: False if is_unbound(target.stack) else np.any(target.stacked()),
+    all: lambda target: True if is_unbound(target.stack) else np.all(target.stacked()),
+    next: _next,
 }
 
 

@@ -8,7 +8,7 @@ constant `False` that raises the same type with the same text.
 Both keep a *template*: the Python parts of their arguments are formatted
 while tracing, the traced parts when the graph runs, so the text is what the
 eager function prints (`print(x)` of an array prints NumPy's own `str`; an
-f-string of traced values, `ops/texts.py`'s `FormattedText`, is formatted then).
+f-string of traced values, `texts.py`'s `FormattedText`, is formatted then).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from .. import primitives
 from ..source import is_library_file, original_location
 from ..tracer import Tracer, bind, current_builder
 from ..variable_text import variable_text
-from .texts import FormattedText, render
+from ..texts import FormattedText, render
 
 
 def _template(values):

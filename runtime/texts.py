@@ -11,8 +11,8 @@ that differs from eager's (`Tracer(m:f64[])`).
 """
 from __future__ import annotations
 
-from ..errors import TracingError
-from ..source import location_note, user_source
+from .errors import TracingError
+from .source import location_note, user_source
 
 _CONVERSIONS = {None: lambda v: v, "s": str, "r": repr, "a": ascii}
 
@@ -44,6 +44,13 @@ class FormattedText:
             f"cannot be used as a Python string{location_note(user_source())}: print it "
             f"(print is staged and formats it then), use it as an assert's message, or "
             f"format Python values")
+
+    @staticmethod
+    def returned(function: str):
+        raise TracingError(
+            f"an f-string of traced values has its text only while the graph runs, so "
+            f"{function!r} cannot give it as a result{location_note(user_source())}: print "
+            f"it where it is made, or return the values and format them outside")
 
     __str__ = __repr__ = __format__ = __len__ = __hash__ = __eq__ = __add__ = __radd__ = \
         __mul__ = __iter__ = __getitem__ = __contains__ = _needs_text
