@@ -139,3 +139,20 @@ def test_a_modules_function_named_like_an_in_place_method_is_not_state():
     got = ag.convert(_sorted_in_loops)(x.copy(), np.int64(3))
     for w, g in zip(want, got):
         np.testing.assert_array_equal(g, w)
+
+
+def _closure_appends(x):
+    log = []
+
+    def record(v):
+        log.append(v * 2)   # the enclosing function's list: appended, never rebound
+    record(x[0])
+    record(x[-1])
+    return np.stack(log), len(log)
+
+
+def test_a_closure_appending_to_its_enclosing_functions_list_is_eagers():
+    x = np.array([1.0, 2.0, 3.0])
+    want, got = _closure_appends(x), ag.convert(_closure_appends)(x)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert int(got[1]) == want[1]

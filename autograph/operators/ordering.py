@@ -7,7 +7,7 @@ NaN included (`max(nan, 1.0)` is nan, `max(1.0, nan)` is 1.0) and ties keep
 the first (`max(0.0, -0.0)` is 0.0), and mixing a traced int with a float
 is the same `PathTypeError` as `x if c else 1.0`. The clamp real code writes,
 `min(max(i, 0), n - 1)` for a traced `i`, is staged; so are `max(xs)` and
-`min(xs)` of a list or tuple of numbers. `key=` and `default=`, and arrays
+`min(xs)` of a list, tuple or generator of numbers. `key=` and `default=`, and arrays
 (whose truth Python refuses), are left to Python.
 
 `sorted(xs)` and `xs.sort()` of a list of traced numbers of one type stage
@@ -33,6 +33,7 @@ key=lambda i: x[i])`, the argsort idiom, stages `python_argsort` of the keys.
 from __future__ import annotations
 
 import operator
+import types
 
 from autograph_runtime import Tracer
 from autograph_runtime.ops.python_calls import python_argsort, python_sorted
@@ -48,7 +49,14 @@ def ordering_call(f, args: tuple, kwargs: dict):
     if f is sorted or _is_list_sort(f):
         return _sorting(f, args, kwargs)
     better = _PICKS.get(f)
-    if better is None or kwargs or not args:
+    if better is None or not args:
+        return NotImplemented
+    if len(args) == 1 and isinstance(args[0], types.GeneratorType):   # consumed here, once:
+        items = tuple(args[0])                                        # `max(g)` consumes it
+        if kwargs or not any(isinstance(v, Tracer) for v in items):
+            return f(items, **kwargs)
+        args = (items,)
+    if kwargs:
         return NotImplemented
     values = tuple(args[0]) if len(args) == 1 and type(args[0]) in (list, tuple) else args
     if len(values) < 2 and len(args) == 1 or not any(
