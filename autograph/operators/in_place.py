@@ -58,7 +58,7 @@ def carrying(error, builder, state) -> tuple | None:
             w = y[1:]
             w += 0.5           # NumPy writes y through w
     """
-    if not isinstance(error, views.CarryNeeded) or error.builder.parent is not builder:
+    if not isinstance(error, views.CarryNeeded) or error.staged_from is not builder:
         return None
     if any(leaf is error.value for leaf in flatten(state)[0]):
         raise error.refusal from None

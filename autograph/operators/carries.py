@@ -1,0 +1,112 @@
+"""What each staged block learnt it must carry, so that its next traces carry it at once.
+
+    y = x * 2.0
+    for j in range(n):            # B1
+        if x[0] > j:              # B2
+            w = y[1:]
+            w += 0.5              # a view of y written: B2, then B1, must carry y
+
+A trace of a staged block that writes, through a view, an array of an
+enclosing graph that it does not carry raises `runtime.views.CarryNeeded`
+(see `in_place`). Every block from the one staged in the graph owning the
+array down to the writing one must carry it. Found one block at a time, each
+enclosing block's retrace traced the blocks in it from scratch, and they found
+the array again: 2**depth traces for one array, (k+1)**depth for k of them.
+
+So the array is noted (`learn`) for every block being traced between that
+graph and the write, each known by its call site in the converted code, and
+the error goes to the outermost of them (`CarryNeeded.staged_from`); traced
+again there, each block in it starts carrying what it learnt (`remembered`),
+also in later trips of a Python loop around it. Notes last as long as the
+trace of the function (the root graph) and name the very value: one a block's
+trace cannot reach (of a block's graph traced again since, or of another
+call site's context) is skipped, and one carried but not written is passed
+through.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+import weakref
+
+from autograph_runtime import views
+from autograph_runtime.tree import flatten
+
+from .in_place import user_frame
+
+
+class _Active(threading.local):
+    def __init__(self):
+        self.blocks = []   # (call site, the builder it is staged in), outermost first
+
+
+_active = _Active()
+_notes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""root builder -> {call site: {id(array): (label, array)}}: what each block learnt."""
+
+
+def call_site():
+    """The staged block's call site: the converted code's code object and instruction."""
+    frame = user_frame()
+    return None if frame is None else (frame.f_code, frame.f_lasti)
+
+
+@contextlib.contextmanager
+def tracing_block(site, builder):
+    """Marks the block at `site`, staged in `builder`'s graph, as being traced."""
+    _active.blocks.append((site, builder))
+    try:
+        yield
+    finally:
+        _active.blocks.pop()
+
+
+def _root(builder):
+    while builder.parent is not None:
+        builder = builder.parent
+    return builder
+
+
+def learn(error, label: str) -> None:
+    """Notes `error.value` (a `CarryNeeded`'s, caught by the block staged in its graph or
+    a graph inside it) for each block being traced from the one staged in the value's
+    graph down; has the error raised to the outermost of them (`staged_from`)."""
+    owner = error.value.builder
+    chain = []
+    for site, builder in reversed(_active.blocks):
+        if not owner.is_ancestor_of(builder):
+            break
+        chain.append((site, builder))
+    if not chain:
+        return
+    notes = _notes.setdefault(_root(chain[0][1]), {})
+    for site, _ in chain:
+        if site is not None:
+            notes.setdefault(site, {})[id(error.value)] = (label, error.value)
+    error.staged_from = chain[-1][1]
+
+
+def remembered(site, builder, state: tuple) -> list:
+    """`(label, array)` for each array the block at `site` learnt it must carry, as the
+    graph of `builder` (where it is staged now) has it; not those `state` holds."""
+    notes = _notes.get(_root(builder), {}).get(site) if site is not None else None
+    if not notes:
+        return []
+    held = {id(leaf) for leaf in flatten(state)[0]}
+    found = []
+    for label, original in notes.values():
+        if not original.builder.is_ancestor_of(builder) or not _defined(original):
+            continue
+        value = views.version_in(builder, original)
+        if id(value) not in held:
+            held.add(id(value))
+            found.append((label, value))
+    return found
+
+
+def _defined(value) -> bool:
+    """Whether `value`'s graph still defines its value (an input, a constant, or an
+    equation's output not dropped since)."""
+    builder, node = value.builder, value.node
+    return (node in builder.consts or any(node is v for v in builder.inputs)
+            or any(node is out for eqn in builder.eqns for out in eqn.outputs))
