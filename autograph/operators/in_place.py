@@ -19,6 +19,8 @@ in its state it writes while reading the array from before it, is carried as
 state too: the trace raises `runtime.views.CarryNeeded`, `carrying` names the
 array to carry, `staged_block` traces the block again with it, and `carried`
 gives each trace's final value of it (the input standing for it, written).
+Every block between the array's graph and the write carries it, from the
+outermost one, each remembering it for its later traces (`carries`).
 """
 from __future__ import annotations
 
