@@ -79,14 +79,11 @@ def zip_in_unrolled_while(x, n):
 
 
 def zip_reads_in_unrolled_while(x, n):
+    """Its blocks, reading the views only, in three unrolled trips of a Python loop."""
     y = np.tanh(x)
     t = x * 2.0
     s = x[0]
-    c = 0
-    while True:
-        c = c + 1
-        if c > 3:
-            break
+    for c in (1, 2, 3):
         for u, v in zip(x, y):
             if u > v:
                 s = s + y[1:][c % 2] + u
