@@ -29,10 +29,10 @@ import contextlib
 import threading
 import weakref
 
-from autograph_runtime import views
+from autograph_runtime import Tracer, views
 from autograph_runtime.tree import flatten
 
-from .in_place import user_frame
+from .in_place import user_frame, user_locals
 
 
 class _Active(threading.local):
@@ -88,20 +88,47 @@ def learn(error, label: str) -> None:
 
 def remembered(site, builder, state: tuple) -> list:
     """`(label, array)` for each array the block at `site` learnt it must carry, as the
-    graph of `builder` (where it is staged now) has it; not those `state` holds."""
+    graph of `builder` (where it is staged now) has it: those its code can still reach
+    (the memory of a value a local name of the converted code holds), not those `state`
+    holds. An array a Python loop binds anew each trip is not carried in later trips."""
     notes = _notes.get(_root(builder), {}).get(site) if site is not None else None
     if not notes:
         return []
+    reached = {id(_outermost(views.root_of(t))) for t in _traced_in(user_locals().values())}
     held = {id(leaf) for leaf in flatten(state)[0]}
     found = []
-    for label, original in notes.values():
-        if not original.builder.is_ancestor_of(builder) or not _defined(original):
+    for label, array in notes.values():
+        if not array.builder.is_ancestor_of(builder) or id(_outermost(array)) not in reached \
+                or not _defined(array):
             continue
-        value = views.version_in(builder, original)
+        value = views.version_in(builder, array)
         if id(value) not in held:
             held.add(id(value))
             found.append((label, value))
     return found
+
+
+def _traced_in(values) -> list:
+    """The Tracers among `values` and inside their tuples, lists and dicts."""
+    found, seen, todo = [], set(), list(values)
+    while todo:
+        value = todo.pop()
+        if isinstance(value, Tracer):
+            found.append(value)
+        elif type(value) in (tuple, list, dict) and id(value) not in seen:
+            seen.add(id(value))
+            todo.extend(value.values() if type(value) is dict else value)
+    return found
+
+
+def _outermost(value):
+    """The value of the outermost graph that `value` stands for (through the inputs of the
+    blocks between that stand for it), else `value`."""
+    while True:
+        outer = next((o for o, i in value.builder.stand_ins.values() if i is value), None)
+        if outer is None:
+            return value
+        value = outer
 
 
 def _defined(value) -> bool:
@@ -109,4 +136,4 @@ def _defined(value) -> bool:
     equation's output not dropped since)."""
     builder, node = value.builder, value.node
     return (node in builder.consts or any(node is v for v in builder.inputs)
-            or any(node is out for eqn in builder.eqns for out in eqn.outputs))
+            or any(node is out for eqn in reversed(builder.eqns) for out in eqn.outputs))
