@@ -19,9 +19,9 @@ the error goes to the outermost of them (`CarryNeeded.staged_from`); traced
 again there, each block in it starts carrying what it learnt (`remembered`),
 also in later trips of a Python loop around it. Notes last as long as the
 trace of the function (the root graph) and name the very value: one a block's
-trace cannot reach (of a block's graph traced again since, or of another
-call site's context) is skipped, and one carried but not written is passed
-through.
+trace cannot reach (of a block's graph traced again since, or whose memory
+no local name of the block's code holds, itself or through a view) is
+skipped, and one carried but not written is passed through.
 """
 from __future__ import annotations
 
