@@ -25,7 +25,6 @@ skipped, and one carried but not written is passed through.
 """
 from __future__ import annotations
 
-import contextlib
 import threading
 import weakref
 
@@ -51,14 +50,10 @@ def call_site():
     return None if frame is None else (frame.f_code, frame.f_lasti)
 
 
-@contextlib.contextmanager
-def tracing_block(site, builder):
-    """Marks the block at `site`, staged in `builder`'s graph, as being traced."""
-    _active.blocks.append((site, builder))
-    try:
-        yield
-    finally:
-        _active.blocks.pop()
+def being_traced() -> list:
+    """The blocks being traced on this thread, `(call site, the builder it is staged in)`,
+    outermost first: `staged_block` appends its own while it traces, and pops it."""
+    return _active.blocks
 
 
 def _root(builder):

@@ -411,8 +411,12 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
     extra: dict = {}      # id -> (label, container) carried besides the state
     extra.update((id(value), (label, value))   # arrays it learnt it must carry before
                  for label, value in carries.remembered(site, builder, state))
-    with carries.tracing_block(site, builder):
+    tracing = carries.being_traced()
+    tracing.append((site, builder))
+    try:
         return _traced_block(state, names, stage, loop, stack_lists, builder, mark, extra)
+    finally:
+        tracing.pop()
 
 
 def _traced_block(state, names, stage, loop, stack_lists, builder, mark, extra):
