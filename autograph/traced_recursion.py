@@ -29,8 +29,9 @@ def explained(error: RecursionError, qualname: str) -> TracingError:
     if not counts:
         where, depth = "", 0
     else:
-        most = max(counts.values())   # the `if` and the call repeat alike: name the later line
-        place = max((p for p, n in counts.items() if n == most), key=lambda p: p.lineno)
+        most = max(counts.values())   # the `if` and the call repeat alike: name the later
+        alike = most - 1 if most > 2 else most   # line (the limit may cut a round short)
+        place = max((p for p, n in counts.items() if n >= alike), key=lambda p: p.lineno)
         where, depth = f" (at {place})", most
     return TracingError(
         f"{qualname} recursed past Python's recursion limit while it was traced{where}, "

@@ -236,12 +236,15 @@ class CarryNeeded(TracingError):
     (autograph's `staged_block`) catches it and traces again with `value` as
     extra state, written back after the block as any state written in place
     (`runtime.tracing.write_through`); uncaught, it is the `TracingError` it says.
+    The code staging blocks may send it to a block further out that must carry
+    `value` too (`staged_from`: the graph that block is staged in, which has `value`).
     """
 
     def __init__(self, value, builder, refusal: TracingError):
         super().__init__(str(refusal))
         self.value = _nearest_version(builder.parent, value)  # as the block's graph has it
         self.builder, self.refusal = builder, refusal
+        self.staged_from = builder.parent  # the graph of the block to trace again
 
 
 def _derive_again(base, written, builder) -> None:
@@ -384,6 +387,12 @@ def _still_staged(view, last: int, eqn) -> bool:
     that probes its test drops what the probe staged, views derived for it included."""
     eqns = view.builder.eqns
     return eqn is None or last < len(eqns) and eqns[last] is eqn
+
+
+def version_in(builder, x):
+    """The outer Tracer x as `builder`'s graph has it: the input standing for it (that of
+    the nearest enclosing block where `builder`'s own block has none), else x."""
+    return _nearest_version(builder, x)
 
 
 def _nearest_version(builder, x):

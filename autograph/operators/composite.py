@@ -63,6 +63,7 @@ from .containers import (
     set_contents,
     write_back,
 )
+from . import carries
 from .in_place import carried, carrying, read_only
 from .lists import TracedList, fits, shape_text, stage_list
 
@@ -406,7 +407,19 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
     """
     builder = current_builder()
     mark = len(builder.eqns)
+    site = carries.call_site()
     extra: dict = {}      # id -> (label, container) carried besides the state
+    extra.update((id(value), (label, value))   # arrays it learnt it must carry before
+                 for label, value in carries.remembered(site, builder, state))
+    tracing = carries.being_traced()
+    tracing.append((site, builder))
+    try:
+        return _traced_block(state, names, stage, loop, stack_lists, builder, mark, extra)
+    finally:
+        tracing.pop()
+
+
+def _traced_block(state, names, stage, loop, stack_lists, builder, mark, extra):
     lists: set = set()    # names of lists whose items a loop writes
     stacked: set = set()  # state paths of lists an `if` stacks (their length depends on the path)
     casts: dict = {}      # state path -> (dtype, dtypes) of lists an `if` leaves with two dtypes
@@ -435,6 +448,9 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
             if carry is None:
                 raise
             block.undo_outside()
+            carries.learn(error, carry[0])
+            if error.staged_from is not builder:   # a block further out carries it first
+                raise
             extra.setdefault(id(carry[1]), carry)
             del builder.eqns[mark:]
         except _Retry as retry:

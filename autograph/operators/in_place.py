@@ -19,6 +19,8 @@ in its state it writes while reading the array from before it, is carried as
 state too: the trace raises `runtime.views.CarryNeeded`, `carrying` names the
 array to carry, `staged_block` traces the block again with it, and `carried`
 gives each trace's final value of it (the input standing for it, written).
+Every block between the array's graph and the write carries it, from the
+outermost one, each remembering it for its later traces (`carries`).
 """
 from __future__ import annotations
 
@@ -58,7 +60,7 @@ def carrying(error, builder, state) -> tuple | None:
             w = y[1:]
             w += 0.5           # NumPy writes y through w
     """
-    if not isinstance(error, views.CarryNeeded) or error.builder.parent is not builder:
+    if not isinstance(error, views.CarryNeeded) or error.staged_from is not builder:
         return None
     if any(leaf is error.value for leaf in flatten(state)[0]):
         raise error.refusal from None
