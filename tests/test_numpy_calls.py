@@ -159,3 +159,12 @@ def test_a_traced_value_as_a_dict_key_is_a_clear_type_error():
     with pytest.raises(TypeError, match=r"unhashable type: 'Tracer' \(.*cannot be used as a "
                                         r"dict key or a set member \(at .*test_numpy_calls"):
         ag.convert(f)(np.array([0, 1, 0]), np.ones(3))
+
+
+def test_a_python_number_argument_promotes_as_one():
+    def f(p, t):
+        return np.polyval(p, float(t) * 0.5)   # a Python float: float32 coefficients stay
+    p = np.array([1.0, 2.0, 3.0], np.float32)
+    want, got = f(p, np.float64(3.0)), ag.convert(f)(p, np.float64(3.0))
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got, want)
