@@ -18,15 +18,13 @@ def _conditioned_solve(a, b):
     return np.linalg.solve(a, b)
 
 
-def _bisection(coeffs, lo, hi):
-    f = lambda x: np.polyval(coeffs, x)  # noqa: E731
-    while hi - lo > 1e-9:
-        mid = (lo + hi) / 2
-        if f(lo) * f(mid) <= 0:
-            hi = mid
-        else:
-            lo = mid
-    return (lo + hi) / 2
+def _newton(coeffs, x):
+    slope = np.polyder(coeffs)
+    step = np.inf
+    while abs(step) > 1e-12:
+        step = np.polyval(coeffs, x) / np.polyval(slope, x)
+        x = x - step
+    return x
 
 
 def _spectra(m):
@@ -50,7 +48,7 @@ def _outer(a, b):
 CASES = [
     (_conditioned_solve, lambda r: (np.eye(3) + 0.1 * r.standard_normal((3, 3)),
                                     r.standard_normal(3))),
-    (_bisection, lambda r: (np.array([1.0, 0.0, -2.0]), np.float64(0.0), np.float64(2.0))),
+    (_newton, lambda r: (np.array([1.0, 0.0, -2.0]), np.float64(1.0 + r.random()))),
     (_spectra, lambda r: (r.standard_normal((4, 6)),)),
     (_ranked, lambda r: (r.integers(0, 3, 7), r.integers(0, 3, 7))),
     (_counts, lambda r: (r.standard_normal(12) * 2,)),
