@@ -301,3 +301,16 @@ def test_isinstance_and_type_answer_as_eagerly(s):
     # once a silent difference: a Tracer is none of these types, so every check was False
     x = np.array([1.0, 2.0])
     np.testing.assert_array_equal(ag.convert(type_checks)(x, s), type_checks(x, s))
+
+
+def _closeness(a, b):
+    return (math.isclose(a, b), math.isclose(a, b, rel_tol=0.1),
+            math.isclose(a, b, abs_tol=0.5), math.isclose(a, 1.0, rel_tol=1e-3, abs_tol=0.0))
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 1.05), (1.0, 1.0), (np.inf, np.inf), (np.nan, np.nan),
+                                  (0.0, 0.4), (1e-12, 0.0), (-np.inf, np.inf)])
+def test_math_isclose_with_tolerances_is_pythons(a, b):
+    want = _closeness(np.float64(a), np.float64(b))
+    got = ag.convert(_closeness)(np.float64(a), np.float64(b))
+    assert [bool(g) for g in got] == list(want)

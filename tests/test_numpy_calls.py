@@ -18,15 +18,13 @@ def _conditioned_solve(a, b):
     return np.linalg.solve(a, b)
 
 
-def _bisection(coeffs, lo, hi):
-    f = lambda x: np.polyval(coeffs, x)  # noqa: E731
-    while hi - lo > 1e-9:
-        mid = (lo + hi) / 2
-        if f(lo) * f(mid) <= 0:
-            hi = mid
-        else:
-            lo = mid
-    return (lo + hi) / 2
+def _newton(coeffs, x):
+    slope = np.polyder(coeffs)
+    step = np.inf
+    while abs(step) > 1e-12:
+        step = np.polyval(coeffs, x) / np.polyval(slope, x)
+        x = x - step
+    return x
 
 
 def _spectra(m):
@@ -50,7 +48,7 @@ def _outer(a, b):
 CASES = [
     (_conditioned_solve, lambda r: (np.eye(3) + 0.1 * r.standard_normal((3, 3)),
                                     r.standard_normal(3))),
-    (_bisection, lambda r: (np.array([1.0, 0.0, -2.0]), np.float64(0.0), np.float64(2.0))),
+    (_newton, lambda r: (np.array([1.0, 0.0, -2.0]), np.float64(1.0 + r.random()))),
     (_spectra, lambda r: (r.standard_normal((4, 6)),)),
     (_ranked, lambda r: (r.integers(0, 3, 7), r.integers(0, 3, 7))),
     (_counts, lambda r: (r.standard_normal(12) * 2,)),
@@ -159,3 +157,12 @@ def test_a_traced_value_as_a_dict_key_is_a_clear_type_error():
     with pytest.raises(TypeError, match=r"unhashable type: 'Tracer' \(.*cannot be used as a "
                                         r"dict key or a set member \(at .*test_numpy_calls"):
         ag.convert(f)(np.array([0, 1, 0]), np.ones(3))
+
+
+def test_a_python_number_argument_promotes_as_one():
+    def f(p, t):
+        return np.polyval(p, float(t) * 0.5)   # a Python float: float32 coefficients stay
+    p = np.array([1.0, 2.0, 3.0], np.float32)
+    want, got = f(p, np.float64(3.0)), ag.convert(f)(p, np.float64(3.0))
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got, want)

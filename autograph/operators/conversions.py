@@ -19,6 +19,8 @@ NumPy's conversion of a Python number (which raises `OverflowError`).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from autograph_runtime import Tracer, TracingError, current_builder, dispatch
@@ -79,6 +81,10 @@ def conversion_call(f, args: tuple, kwargs: dict):
         raise TracingError(   # `str(x)`, `str([x, y])`: eager's text is the values'
             f"a traced value is known only when the graph runs, so {name} of it cannot "
             f"give eager code's text{location_note(user_source())}; {HINTS['text']}")
+    if f is math.isclose and len(args) == 2 and set(kwargs) <= {"rel_tol", "abs_tol"} and \
+            any(isinstance(x, Tracer) for x in (*args, *kwargs.values())):
+        return python_call("math.isclose", *args, kwargs.get("rel_tol", 1e-09),
+                           kwargs.get("abs_tol", 0.0))
     if kwargs or not args or not any(isinstance(x, Tracer) for x in args):
         return NotImplemented
     name = NAMES.get(f)

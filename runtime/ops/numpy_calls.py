@@ -80,7 +80,7 @@ def _fill(template, values):
     return template
 
 
-def _abstract_eval(*operands, function, args, kwargs, out_avals, multiple):
+def _abstract_eval(*operands, function, args, kwargs, out_avals, multiple, weak=()):
     return list(out_avals)
 
 
@@ -103,12 +103,14 @@ def _check(name, value, aval):
     return value
 
 
-def _kernel(xp, function, args, kwargs, out_avals, multiple):
+def _kernel(xp, function, args, kwargs, out_avals, multiple, weak=()):
     fn = _resolve(function)
     host = (lambda a: a) if xp is np else (lambda a: a.get() if hasattr(a, "get") else a)
 
     def run(*operands):
         values = [host(v) for v in operands]
+        for k in weak:   # a Python number in eager code: NumPy promotes it as one (NEP 50)
+            values[k] = values[k].item() if hasattr(values[k], "item") else values[k]
         result = fn(*_fill(args, values), **dict(_fill(kwargs, values)))
         results = tuple(result) if multiple else (result,)
         if len(results) != len(out_avals):
@@ -123,7 +125,7 @@ def _kernel(xp, function, args, kwargs, out_avals, multiple):
 
 # `multiple` says whether NumPy's result is a tuple (the equation's results are a list)
 numpy_call_p = primitives.define("numpy_call", _abstract_eval, _kernel, multiple_results=True)
-primitives.hidden_params[numpy_call_p] = ("out_avals", "multiple")   # the outputs' types say
+primitives.hidden_params[numpy_call_p] = ("out_avals", "multiple", "weak")   # types say
 
 
 # -- probes -------------------------------------------------------------------------
@@ -257,8 +259,10 @@ def numpy_call(fn, name: str, args, kwargs):
     except _Refused as reason:
         raise dispatch.unsupported(
             name, f" ({reason}){dispatch.py_function_way_out(name)}") from None
+    weak = tuple(k for k, op in enumerate(operands) if isinstance(op, Tracer) and op.aval.weak)
     results = bind(numpy_call_p, *operands, function=name, args=args_template,
-                   kwargs=kwargs_template, out_avals=tuple(out_avals), multiple=multiple)
+                   kwargs=kwargs_template, out_avals=tuple(out_avals), multiple=multiple,
+                   **({"weak": weak} if weak else {}))
     if not multiple:
         return results[0]
     return kind(*results) if kind is not None else tuple(results)

@@ -44,12 +44,19 @@ def _python_round(x, ndigits=None):
     return round(value, None if ndigits is None else operator.index(ndigits))
 
 
+def _isclose(a, b, rel_tol, abs_tol):
+    """`math.isclose` with its keyword-only tolerances given by position."""
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+
+
 # name -> the Python function the kernel runs
 FUNCTIONS = {"float": float, "int": int, "bool": bool, "complex": complex,
-             "round": _python_round,
+             "round": _python_round, "math.isclose": _isclose,
              **{f"math.{name}": getattr(math, name) for name in _MATH}}
 # the Python function -> its name (how converted code finds a call to stage)
 NAMES = {fn: name for name, fn in FUNCTIONS.items()}
+NAMES[math.isclose] = "math.isclose"   # called with its tolerances by keyword: see
+#                                        autograph's conversions
 # a dtype kind -> what `x.item()` gives
 ITEM = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
 
