@@ -83,7 +83,7 @@ def _instrument(phases: Phases) -> None:
     p = phases.patch
     p(conversion, "parse_function", "convert: parse (linecache, ast)")
     p(parser, "_parse", "convert: parse (linecache, ast)")
-    p(parser.gast, "ast_to_gast", "convert: ast -> gast")
+    p(parser, "to_gast", "convert: ast -> gast")
     for name in ("_check_supported", "_annotate_origins", "_as_function_def", "_explicit_super",
                  "Namer"):
         p(conversion, name, "convert: checks, origins, names")

@@ -13,7 +13,7 @@ import functools
 import linecache
 import types
 
-import gast
+from .to_gast import to_gast
 
 
 class SourceUnavailable(Exception):
@@ -118,7 +118,7 @@ def parse_function(fn):
     tree = _definition_tree(lines, code)
     if tree is None or not _defining(tree, code):
         tree = _file_tree(lines, code)
-    return gast.ast_to_gast(_defining(tree, code, strict=True)), code.co_filename
+    return to_gast(_defining(tree, code, strict=True)), code.co_filename
 
 
 def _defining(tree, code, strict=False):
