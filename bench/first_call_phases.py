@@ -70,7 +70,6 @@ class Phases:
 
 
 def _instrument(phases: Phases) -> None:
-    import autograph_runtime as runtime
     from autograph_runtime import codegen, passes
     from autograph_runtime import tracing as runtime_tracing
 
@@ -109,7 +108,6 @@ def _instrument(phases: Phases) -> None:
     p(function.GraphFunction, "_prepare_short_path", "call: short path set-up")
     p(fast_path, "_caller", "call: short path set-up")
     p(builtins, "__import__", "imports")
-    del runtime
 
 
 def _child(which: str) -> None:
