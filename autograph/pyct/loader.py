@@ -117,13 +117,20 @@ def _captured(fn, module_name: str) -> list:
 
 
 def _without_defaults_and_annotations(args):
-    args = copy.deepcopy(args)  # the tree is shared with `to_code`
-    args.defaults = []
-    args.kw_defaults = [None] * len(args.kwonlyargs)
-    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
-        if arg is not None:
-            arg.annotation = None
-    return args
+    """A copy of `args` (the tree is shared with `to_code`): its parameters, bare."""
+    return gast.arguments(
+        posonlyargs=[_bare(a) for a in args.posonlyargs], args=[_bare(a) for a in args.args],
+        vararg=_bare(args.vararg), kwonlyargs=[_bare(a) for a in args.kwonlyargs],
+        kw_defaults=[None] * len(args.kwonlyargs), kwarg=_bare(args.kwarg), defaults=[])
+
+
+def _bare(param):
+    """A copy of a parameter (a gast Name) without its annotation."""
+    if param is None:
+        return None
+    param = copy.copy(param)
+    param.annotation = None
+    return param
 
 
 def _full(cell) -> bool:

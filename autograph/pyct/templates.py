@@ -13,11 +13,14 @@ alone as a statement, or is the body of a block).
 """
 from __future__ import annotations
 
+import ast
 import copy
 import functools
 import textwrap
 
 import gast
+
+from .to_gast import to_gast
 
 
 def _name(identifier: str, ctx):
@@ -97,7 +100,7 @@ def _clone(node):
 
 @functools.lru_cache(maxsize=256)
 def _parsed(template: str):
-    return gast.parse(_dedent(template))
+    return to_gast(ast.parse(_dedent(template)))   # gast.parse's tree, sooner
 
 
 def replace(template: str, **replacements) -> list:
