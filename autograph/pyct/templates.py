@@ -21,6 +21,7 @@ import textwrap
 import gast
 
 from .to_gast import to_gast
+from .transformer import ExpressionTransformer
 
 
 def _name(identifier: str, ctx):
@@ -47,7 +48,7 @@ def _as_expr(value, ctx, fresh):
     return _with_ctx(value, ctx)
 
 
-class _Replacer(gast.NodeTransformer):
+class _Replacer(ExpressionTransformer):
     """Replaces placeholders; a node replacement is moved in once, copied after that."""
 
     def __init__(self, replacements):
