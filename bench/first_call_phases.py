@@ -16,7 +16,8 @@ The wrappers add a few µs per wrapped call, so the total is a little above
 `fresh_first_call.py`'s. Callees converted during tracing (the LSTM cell) count
 in the `convert:` and `load:` rows; `trace` is what is left of tracing (running the
 converted code on Tracers, staging, naming). `imports` is `import` statements run
-during the call (modules imported lazily, on first use).
+during the call (modules imported lazily, on first use); `gc` is the garbage
+collector's passes, wherever they fell (a process's allocations place them).
 
 Run:  python bench/first_call_phases.py [--reps N]
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import ast
 import builtins
+import gc
 import json
 import os
 import statistics
@@ -65,6 +67,14 @@ class Phases:
         timed.__wrapped__ = fn
         return timed
 
+    def collecting(self, phase, info):
+        """A `gc.callbacks` hook: collections count as a phase of their own."""
+        self._switch()
+        if phase == "start":
+            self.stack.append("gc (garbage collections)")
+        else:
+            self.stack.pop()
+
     def patch(self, owner, attr, label):
         setattr(owner, attr, self.wrap(getattr(owner, attr), label))
 
@@ -92,8 +102,8 @@ def _instrument(phases: Phases) -> None:
     fake_ast = types.SimpleNamespace(**vars(ast))
     fake_ast.unparse = phases.wrap(ast.unparse, "load: ast.unparse")
     fake_ast.parse = phases.wrap(ast.parse, "load: ast.parse (again)")
-    fake_ast.walk = phases.wrap(ast.walk, "load: source map")
     loader.ast = fake_ast
+    p(loader, "_printed", "load: source map")
     loader.compile = phases.wrap(builtins.compile, "load: compile()")
     p(loader, "instantiate", "load: instantiate")
     p(function.GraphFunction, "_trace_once", "trace")
@@ -108,6 +118,7 @@ def _instrument(phases: Phases) -> None:
     p(function.GraphFunction, "_prepare_short_path", "call: short path set-up")
     p(fast_path, "_caller", "call: short path set-up")
     p(builtins, "__import__", "imports")
+    gc.callbacks.append(phases.collecting)
 
 
 def _child(which: str) -> None:
