@@ -61,21 +61,30 @@ class ConcreteFunction:
         self.writes_arguments = {i: n_results + j for j, i in enumerate(self._writes)}
         if config.verify_graphs:
             verify(graph)
-        self._fn = compile_graph(self.optimized_graph, backend, self._output_expr,
-                                 list(zip(graph.inputs[n_arrays:], self._variables)))
-        self._numpy_fn = self._fn
+        self._bound = list(zip(graph.inputs[n_arrays:], self._variables))
+        self._plain_fn = None   # the NumPy tier's code without trip counters, once compiled
         self._tiering = Tiering(self, tier or tier_settings.tier, self._compile_native)
         if self._tiering.counting and inlines_loops(self.optimized_graph):
-            # until it is hot, the code counting loop trips runs (`autograph.tiers`)
+            # until it is hot, the code counting loop trips runs (`autograph.tiers`); the
+            # code without the counters is compiled when the graph gets hot (`_numpy_fn`)
             self._fn = compile_graph(self.optimized_graph, backend, self._output_expr,
-                                     list(zip(graph.inputs[n_arrays:], self._variables)),
-                                     trips=self._tiering.trips)
+                                     self._bound, trips=self._tiering.trips)
+        elif self._tiering.tier == "numpy":
+            self._fn = self._numpy_fn
         if self._writes:
             self.fast_call = self._call_writing
         elif self._tiering.counting:
             self.fast_call = self._call_counting
         else:
             self.fast_call = self._fn
+
+    @property
+    def _numpy_fn(self):
+        """The graph's NumPy-tier code without trip counters (compiled on first use)."""
+        if self._plain_fn is None:
+            self._plain_fn = compile_graph(self.optimized_graph, self.backend,
+                                           self._output_expr, self._bound)
+        return self._plain_fn
 
     @property
     def tier(self) -> str:

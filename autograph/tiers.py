@@ -19,9 +19,10 @@ Counting costs little and only until the graph is hot: each call adds one to a
 count, and a graph with loops runs NumPy-tier code that counts each loop's trips
 in a local and reports them once per loop run (`runtime.codegen_control`: 13-15 ns
 a trip, 9-10%, on `bench/control_flow.py`'s scalar loop of 1,000 trips, medians of
-interleaved rounds); a hot graph runs code compiled without the counters, so only
-the trips before it is hot pay it: about 0.15 ms in all by default, and the trips
-of the call that makes it hot. Loops of a graph it calls (a `call` equation:
+interleaved rounds); a hot graph runs code compiled without the counters
+(compiled by the call that makes it hot: a graph that never gets hot is compiled
+once), so only the trips before it is hot pay it: about 0.15 ms in all by
+default, and the trips of the call that makes it hot. Loops of a graph it calls (a `call` equation:
 another converted function's graph) are not counted.
 
     ag.set_tier("auto", hot_calls=100, hot_trips=10_000)   # the defaults

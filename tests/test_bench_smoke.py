@@ -39,6 +39,21 @@ def test_run_all_quick():
         assert word in out, out
 
 
+def test_first_call_phases_wraps_every_phase():
+    """The phase table times the library's own functions by name: each phase must
+    still be found (a renamed function fails here, not silently as a 0.00 row)."""
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "first_call_phases.py"), "--reps", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    rows = {line[:44].strip(): line[44:].split() for line in proc.stdout.splitlines()[3:]}
+    for phase in ("convert: parse (linecache, ast)", "convert: ast -> gast", "convert: ifs",
+                  "convert: calls", "load: gast -> ast", "load: ast.unparse", "load: compile()",
+                  "trace", "graph: pass cse", "codegen: write source", "codegen: compile()",
+                  "first run", "total (timed with the wrappers)"):
+        assert phase in rows and any(float(c) > 0 for c in rows[phase]), f"{phase}:\n{proc.stdout}"
+
+
 NATIVE_WORKLOADS = ["collatz_27", "lstm_cell_10u", "lstm_loop_100_steps", "lstm_cell_512u_b64",
                     "x_plus_1", "kmeans_step_10k_8"]
 

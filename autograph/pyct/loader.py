@@ -13,36 +13,27 @@ import linecache
 import types
 
 import gast
-from gast.ast3 import GAstToAst3
 
 from .anno import Static, getanno
 from .source_map import register_source_map
+from .to_ast import to_ast
 
 _serial = itertools.count()
 FACTORY = "ag__create"
 
 
-class _ToAst(GAstToAst3):
-    """gast to ast, each node keeping the origin its gast node was annotated with."""
-
-    def visit(self, node):
-        new = super().visit(node)
-        origin = getanno(node, Static.ORIGIN)
-        if origin is not None and isinstance(new, ast.AST):
-            new._ag_origin = origin
-        return new
-
-
-def _to_ast(node) -> ast.Module:
-    tree = _ToAst().visit(node)
+def _to_ast(node) -> tuple[ast.Module, list]:
+    """(the ast Module of a gast tree, its nodes in `ast.walk`'s order)."""
+    tree, nodes = to_ast(node)
     if not isinstance(tree, ast.Module):
         tree = ast.Module(body=[tree], type_ignores=[])
-    return ast.fix_missing_locations(tree)  # ast.unparse reads a def's lineno
+        nodes.insert(0, tree)
+    return tree, nodes
 
 
 def to_source(node) -> str:
     """Python source for a gast tree, printed by `ast.unparse`."""
-    return ast.unparse(_to_ast(node))
+    return ast.unparse(_to_ast(node)[0])
 
 
 def source_with_map(node) -> tuple[str, dict]:
@@ -57,11 +48,11 @@ def _printed(node) -> tuple[str, dict, ast.Module]:
     The parsed nodes are paired with the tree's, which printing and parsing
     leave in the same order.
     """
-    tree = _to_ast(node)
+    tree, nodes = _to_ast(node)
     source = ast.unparse(tree)
     parsed = ast.parse(source)
     mapping = {}
-    for original, reparsed in zip(ast.walk(tree), ast.walk(parsed)):
+    for original, reparsed in zip(nodes, ast.walk(parsed)):
         origin = getattr(original, "_ag_origin", None)
         line = getattr(reparsed, "lineno", None)
         if origin is not None and line is not None and line not in mapping:
@@ -126,13 +117,20 @@ def _captured(fn, module_name: str) -> list:
 
 
 def _without_defaults_and_annotations(args):
-    args = copy.deepcopy(args)  # the tree is shared with `to_code`
-    args.defaults = []
-    args.kw_defaults = [None] * len(args.kwonlyargs)
-    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
-        if arg is not None:
-            arg.annotation = None
-    return args
+    """A copy of `args` (the tree is shared with `to_code`): its parameters, bare."""
+    return gast.arguments(
+        posonlyargs=[_bare(a) for a in args.posonlyargs], args=[_bare(a) for a in args.args],
+        vararg=_bare(args.vararg), kwonlyargs=[_bare(a) for a in args.kwonlyargs],
+        kw_defaults=[None] * len(args.kwonlyargs), kwarg=_bare(args.kwarg), defaults=[])
+
+
+def _bare(param):
+    """A copy of a parameter (a gast Name) without its annotation."""
+    if param is None:
+        return None
+    param = copy.copy(param)
+    param.annotation = None
+    return param
 
 
 def _full(cell) -> bool:

@@ -13,11 +13,15 @@ alone as a statement, or is the body of a block).
 """
 from __future__ import annotations
 
+import ast
 import copy
 import functools
 import textwrap
 
 import gast
+
+from .to_gast import to_gast
+from .transformer import ExpressionTransformer
 
 
 def _name(identifier: str, ctx):
@@ -44,7 +48,7 @@ def _as_expr(value, ctx, fresh):
     return _with_ctx(value, ctx)
 
 
-class _Replacer(gast.NodeTransformer):
+class _Replacer(ExpressionTransformer):
     """Replaces placeholders; a node replacement is moved in once, copied after that."""
 
     def __init__(self, replacements):
@@ -97,7 +101,7 @@ def _clone(node):
 
 @functools.lru_cache(maxsize=256)
 def _parsed(template: str):
-    return gast.parse(_dedent(template))
+    return to_gast(ast.parse(_dedent(template)))   # gast.parse's tree, sooner
 
 
 def replace(template: str, **replacements) -> list:
