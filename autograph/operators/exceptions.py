@@ -50,9 +50,10 @@ from autograph_runtime.ops.effects import assert_p, raised_at, remade
 from autograph_runtime.source import is_library_file, location_note, user_source
 
 from ..pyct.errors import ConversionError
+from .staged_tries import staging_instead
 
 # The functions the converters generate for control-flow bodies (`if_true_1`, ...).
-_GENERATED = re.compile(r"(if_true|if_false|loop_body|loop_test|extra_test)(_\d+)?$")
+_GENERATED = re.compile(r"(if_true|if_false|loop_body|loop_test|extra_test|try_stmt)(_\d+)?$")
 
 
 class _Regions(threading.local):
@@ -82,6 +83,8 @@ def refuse_if_caught(error: BaseException, what: str = "it") -> None:
         except Exception:  # noqa: BLE001 - a handler type Python would only read on a raise
             types = BaseException
         if isinstance(error, types):
+            if staging_instead(where):  # the statement runs as Python in the graph
+                return
             at = location_note(raised_at(error) or user_source())
             raise TracingError(
                 f"{type(error).__name__}({error}) {what}{at} is "
