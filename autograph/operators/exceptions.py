@@ -133,6 +133,14 @@ def _values_at_raise(error: BaseException, frame) -> dict:
     return values
 
 
+def suppressed(manager, types: tuple) -> tuple:
+    """The types `with manager(*types):` suppresses, where it is `contextlib.suppress`."""
+    if manager is not contextlib.suppress:
+        raise TypeError(f"autograph converted `with {getattr(manager, '__name__', manager)}"
+                        f"(...)` as `contextlib.suppress`, which it is not; rename it")
+    return types
+
+
 def caught(error: BaseException, values: tuple, names: tuple) -> tuple:
     """`values` of `names` as Python leaves them where `error` was raised.
 

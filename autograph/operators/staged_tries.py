@@ -49,7 +49,7 @@ import threading
 import numpy as np
 
 from autograph_runtime import Tracer, TracingError, current_builder
-from autograph_runtime.abstract import PYTHON_DTYPES, AbstractValue, python_aval
+from autograph_runtime.abstract import PYTHON_DTYPES, AbstractValue, python_aval, python_type
 from autograph_runtime.ops.kernel_errors import may_catch_kernel_errors, raising
 from autograph_runtime.ops.python_block import python_block_p
 from autograph_runtime.tracer import bind
@@ -89,7 +89,14 @@ def _types(handled) -> tuple:
         types = handled()
     except Exception:  # noqa: BLE001 - a handler type Python would only read on a raise
         return (BaseException,)
-    return tuple(t for t in types if isinstance(t, type))
+    flat, stack = [], [types]
+    while stack:  # `except` takes nested tuples (`suppress`'s types are one)
+        kind = stack.pop()
+        if isinstance(kind, tuple):
+            stack.extend(reversed(kind))
+        elif isinstance(kind, type):
+            flat.append(kind)
+    return tuple(flat)
 
 
 def try_stmt(statement, state: tuple, names: tuple, outs: tuple, handled, where: str):
@@ -161,8 +168,11 @@ def _staged(statement, state, leaves, in_tree, result, names, outs, written, whe
     def run(*values):
         copies, by_id = list(leaves), {}
         for i, value in zip(arrays, values):
-            # one copy per array: the statement may write it, the graph's value stays
-            copies[i] = by_id.setdefault(id(leaves[i]), np.array(value, copy=True))
+            # one copy per array: the statement may write it, the graph's value stays;
+            # a Python number of the trace is one again (`1.0 / 0.0` raises)
+            aval = _aval(leaves[i])
+            copies[i] = by_id.setdefault(id(leaves[i]), python_type(aval)(np.asarray(
+                value).item()) if aval.weak else np.array(value, copy=True))
         got = statement(*in_tree.unflatten(copies))
         got_leaves, got_tree = flatten(got)
         if got_tree != out_tree:

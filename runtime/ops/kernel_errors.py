@@ -5,7 +5,7 @@ the equation giving one. Every kernel may raise `FloatingPointError` (under
 the caller's `np.errstate(all="raise")`), and `ValueError`/`IndexError` where
 a shape is known only when the graph runs (broadcasting, a reshape); the table
 adds what each kernel raises beyond that (`LinAlgError` of `np.linalg`,
-`IndexError` of an index, Python's `ZeroDivisionError`, a staged `raise`).
+`IndexError` of a traced index, Python's `ZeroDivisionError`, a staged `raise`).
 `raising(eqns, caught)` is the first equation, subgraphs included, whose
 kernel may raise an exception the handler types `caught` catch:
 
@@ -53,8 +53,8 @@ primitives.kernel_errors.update({
         np_linalg.solve_p, np_linalg.eigh_p, np_linalg.eigvalsh_p, np_linalg.eig_p,
         np_linalg.eigvals_p, np_linalg.svd_p, np_linalg.svdvals_p, np_linalg.qr_p,
         np_linalg.lstsq_p, np_linalg.pinv_p)},
-    indexing.getitem_p: (IndexError,),
-    updates.index_update_p: (IndexError,),
+    indexing.getitem_p: lambda eqn: (IndexError,) if len(eqn.inputs) > 1 else (),
+    updates.index_update_p: lambda eqn: (IndexError,) if len(eqn.inputs) > 2 else (),
     python_numbers.python_op_p: (ZeroDivisionError, OverflowError, ValueError),
     python_numbers.from_python_p: (OverflowError, TypeError),
     python_calls.python_call_p: (ValueError, OverflowError, ZeroDivisionError, TypeError),

@@ -53,9 +53,12 @@ def _exactly(number, dtype):
 def checked(value, aval: AbstractValue, name: str, where: str):
     """`value`, bound to `name` by the statement at `where`, as the graph holds it: a
     Python number for a weak type, else an array of `aval`'s dtype and shape."""
-    if aval.weak:
-        fits = type(value) in PYTHON_DTYPES and python_aval(value) == aval
-        result = python_type(aval)(value) if fits else None
+    if aval.weak:  # a Python number, or the NumPy scalar a loop carries it as
+        fits = python_aval(value) == aval if type(value) in PYTHON_DTYPES else \
+            isinstance(value, (np.generic, np.ndarray)) and np.shape(value) == () and \
+            value.dtype == aval.dtype
+        result = python_type(aval)(value.item() if fits and not isinstance(
+            value, (bool, int, float, complex)) else value) if fits else None
     elif type(value) in PYTHON_DTYPES and aval.ndim == 0:  # held exactly, as a loop joins it
         result = _exactly(value, aval.dtype)
         fits = result is not None
