@@ -5,6 +5,7 @@ inputs that take each path."""
 from __future__ import annotations
 
 import contextlib
+import warnings
 
 import numpy as np
 import pytest
@@ -344,3 +345,42 @@ def test_suppress_of_a_type_no_kernel_raises_stays_traced():
         return x
     converted = _check(f, (np.ones(2), {"k": 1.0}), (np.ones(2), {}))
     assert "python_block" not in _graph_text(converted, np.ones(2), {"k": 1.0})
+
+
+def bound_only_by_the_handler(m):
+    try:
+        inv = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        inv = m
+        failed = True
+    return inv, failed
+
+
+def test_a_variable_only_a_handler_binds_is_a_clear_error_while_tracing():
+    line = bound_only_by_the_handler.__code__.co_firstlineno + 3
+    with pytest.raises(ag.TracingError, match=rf"'failed' is read after the `try` statement "
+                                              rf"at .*try_kernel_errors.py:{line}.*bind "
+                                              rf"'failed' before the `try`"):
+        ag.convert(bound_only_by_the_handler)(SINGULAR)
+
+
+def test_a_try_in_a_staged_branch():
+    def f(m, flag):
+        if flag > 0:
+            try:
+                r = np.linalg.inv(m)
+            except np.linalg.LinAlgError:
+                r = m * 0
+        else:
+            r = m
+        return r
+    _check(f, *[(m, np.int64(s)) for m in (REGULAR, SINGULAR) for s in (1, -1)])
+
+
+def test_on_dask_arrays():
+    pytest.importorskip("dask.array", reason="the dask extra is not installed")
+    ms = np.stack([REGULAR, SINGULAR])
+    with ag.device("dask"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Dask's OneChunkWarning of np.linalg
+        _check(partial_sums, *[(np.arange(5.0), np.int64(i)) for i in (1, 3, 5)])
+        _check(suppress_linalg, *[(ms, np.int64(n)) for n in (1, 2)])

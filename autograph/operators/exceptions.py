@@ -16,9 +16,11 @@ things make it keep Python's meaning around converted control flow:
   an error raised inside the running graph, which it cannot: inside
   `try_region(handled, where)` such an error of a handled type is refused with
   a `TracingError` naming the `except`, while tracing, instead of escaping
-  the handler at run time. Errors raised while tracing code that runs
-  unconditionally are caught while tracing, as eagerly (the handler's code is
-  traced instead).
+  the handler at run time; where the `try` became `ag__.try_stmt` (its
+  handlers may catch what a kernel raises, `staged_tries.py`), the statement
+  runs as Python when the graph runs instead, and its handler catches it.
+  Errors raised while tracing code that runs unconditionally are caught while
+  tracing, as eagerly (the handler's code is traced instead).
 
 >>> import numpy as np
 >>> import autograph as ag
@@ -50,7 +52,6 @@ from autograph_runtime.ops.effects import assert_p, raised_at, remade
 from autograph_runtime.source import is_library_file, location_note, user_source
 
 from ..pyct.errors import ConversionError
-from .staged_tries import staging_instead
 
 # The functions the converters generate for control-flow bodies (`if_true_1`, ...).
 _GENERATED = re.compile(r"(if_true|if_false|loop_body|loop_test|extra_test|try_stmt)(_\d+)?$")
@@ -62,6 +63,33 @@ class _Regions(threading.local):
 
 
 _regions = _Regions()
+
+
+class Probe:
+    """A `try` statement being traced: whether it must run as Python in the graph."""
+
+    def __init__(self, caught: tuple, where: str):
+        self.caught = caught
+        self.where = where
+        self.staged_error = False   # a staged `raise`/`assert` its handlers would catch
+
+
+class _Probes(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+probes = _Probes()
+
+
+def staging_instead(where: str) -> bool:
+    """Whether the `try` at `where` is being traced to run as Python when a staged error
+    of its body says so (instead of refusing the error: `refuse_if_caught`)."""
+    for probe in reversed(probes.stack):
+        if probe.where == where:
+            probe.staged_error = True
+            return True
+    return False
 
 
 @contextlib.contextmanager

@@ -44,8 +44,6 @@ array([[0.5, 0. ],
 """
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from autograph_runtime import Tracer, TracingError, current_builder
@@ -56,32 +54,8 @@ from autograph_runtime.tracer import bind
 from autograph_runtime.tracer_value import write_in_place
 from autograph_runtime.tree import flatten
 
-
-class _Probe:
-    """A `try` statement being traced: whether it must run as Python in the graph."""
-
-    def __init__(self, caught: tuple, where: str):
-        self.caught = caught
-        self.where = where
-        self.staged_error = False   # a staged `raise`/`assert` its handlers would catch
-
-
-class _Probes(threading.local):
-    def __init__(self):
-        self.stack = []
-
-
-_probes = _Probes()
-
-
-def staging_instead(where: str) -> bool:
-    """Whether the `try` at `where` is being traced to run as Python when a staged error
-    of its body says so (instead of refusing the error: `exceptions.refuse_if_caught`)."""
-    for probe in reversed(_probes.stack):
-        if probe.where == where:
-            probe.staged_error = True
-            return True
-    return False
+from .exceptions import Probe, probes
+from .undefined import is_undefined
 
 
 def _types(handled) -> tuple:
@@ -108,15 +82,15 @@ def try_stmt(statement, state: tuple, names: tuple, outs: tuple, handled, where:
     caught = _types(handled)
     if builder is None or not caught:
         return statement(*state)
-    probe = _Probe(caught, where)
+    probe = Probe(caught, where)
     start = len(builder.eqns)
     leaves, in_tree = flatten(state)
     before = {id(t): (t, t.node) for t in leaves if isinstance(t, Tracer)}
-    _probes.stack.append(probe)
+    probes.stack.append(probe)
     try:
         result = statement(*state)
     finally:
-        _probes.stack.remove(probe)
+        probes.stack.remove(probe)
     if builder.finished or not probe.staged_error and not (
             may_catch_kernel_errors(caught) and raising(builder.eqns[start:], caught)):
         return result
@@ -160,6 +134,14 @@ def _staged(statement, state, leaves, in_tree, result, names, outs, written, whe
         specs.append(("value", len(avals)))
         avals.append(aval)
         out_names.append(label)
+    unbound = [label for (kind, what), label in zip(specs, labels)
+               if kind == "constant" and is_undefined(what)]
+    if unbound:
+        raise TracingError(
+            f"{unbound[0]!r} is read after the `try` statement at {where}, which runs as Python "
+            f"when the graph runs (its handlers catch errors NumPy raises then), and tracing "
+            f"its body left {unbound[0]!r} unbound: a graph holds a value on every path; bind "
+            f"{unbound[0]!r} before the `try`")
     written_at = [next(i for i in arrays if leaves[i] is t) for t in written]
     for t in written:
         avals.append(t.aval)
