@@ -1,4 +1,4 @@
-"""`try`: stays a Python statement, with two additions (autograph/operators/exceptions.py).
+"""`try`: stays a Python statement, with additions (autograph/operators/exceptions.py).
 
     try:                                 try:
         if x > 0:                            with ag__.try_region(lambda: (ValueError,), 'f.py:5'):
@@ -18,21 +18,21 @@ becomes a function of the values it reads, giving those it assigns, called by
 `ag__.try_stmt` (`operators/staged_tries.py`), which traces it as it is or
 stages it to run as Python when the graph runs:
 
-    try:                                 def try_stmt(m):
-        inv = np.linalg.inv(m)               try:
-    except np.linalg.LinAlgError:  ->            with ag__.try_region(...): inv = ...
-        inv = np.full_like(m, np.nan)        except np.linalg.LinAlgError:
+    try:                                 inv = ag__.Undefined('inv')
+        inv = np.linalg.inv(m)           def try_stmt(inv, m):
+    except np.linalg.LinAlgError:  ->        try:
+        inv = np.full_like(m, np.nan)            with ag__.try_region(...): inv = ...
+                                             except np.linalg.LinAlgError:
                                                  inv = ...
                                              return (inv,)
-                                         inv = ag__.Undefined('inv')
-                                         inv, = ag__.try_stmt(try_stmt, (m, inv), ('m', 'inv'),
+                                         inv, = ag__.try_stmt(try_stmt, (inv, m), ('inv', 'm'),
                                                               ('inv',), lambda: (...), 'f.py:5')
 
-Where the
-body holds converted control flow (an `if`, a loop, or the guard a lowered
-jump left), each handler, and a `finally` by an added `except BaseException:
-... raise`, first reads back the values the body's generated functions held
-when the exception left them (`caught`), as Python would have them.
+Where the body holds converted control flow (an `if`, a loop, or the guard a
+lowered jump left), each handler, and a `finally` by an added `except
+BaseException: ... raise`, first reads back the values the body's generated
+functions held when the exception left them (`caught`), as Python would have
+them.
 """
 from __future__ import annotations
 

@@ -25,23 +25,21 @@ from __future__ import annotations
 import numpy as np
 
 from .. import primitives
-from . import (
-    counting,
-    differences,
-    effects,
-    indexing,
-    joining,
-    np_linalg,
-    py_function,
-    python_block,
-    python_calls,
-    python_numbers,
-    random,
-    rearranging,
-    shape_ops,
-    sizes,
-    updates,
-)
+from . import np_linalg as la
+from .counting import bincount_p, histogram_p, searchsorted_p
+from .differences import interp_p, require_length_p
+from .effects import assert_p
+from .indexing import getitem_p
+from .joining import concatenate_p, split_p, stack_p
+from .py_function import py_function_p
+from .python_block import python_block_p
+from .python_calls import python_call_p
+from .python_numbers import from_python_p, python_op_p
+from .random import random_draw_p
+from .rearranging import repeat_p
+from .shape_ops import broadcast_to_p, reshape_p
+from .sizes import arange_p, eye_p, full_p, linspace_p
+from .updates import index_update_p
 
 _ALWAYS = (FloatingPointError,)
 _UNKNOWN_SHAPES = (ValueError, IndexError)
@@ -49,24 +47,21 @@ _ANYTHING = (Exception,)
 
 primitives.kernel_errors.update({
     **{p: (np.linalg.LinAlgError,) for p in (
-        np_linalg.inv_p, np_linalg.det_p, np_linalg.slogdet_p, np_linalg.cholesky_p,
-        np_linalg.solve_p, np_linalg.eigh_p, np_linalg.eigvalsh_p, np_linalg.eig_p,
-        np_linalg.eigvals_p, np_linalg.svd_p, np_linalg.svdvals_p, np_linalg.qr_p,
-        np_linalg.lstsq_p, np_linalg.pinv_p)},
-    indexing.getitem_p: lambda eqn: (IndexError,) if len(eqn.inputs) > 1 else (),
-    updates.index_update_p: lambda eqn: (IndexError,) if len(eqn.inputs) > 2 else (),
-    python_numbers.python_op_p: (ZeroDivisionError, OverflowError, ValueError),
-    python_numbers.from_python_p: (OverflowError, TypeError),
-    python_calls.python_call_p: (ValueError, OverflowError, ZeroDivisionError, TypeError),
-    effects.assert_p: lambda eqn: (eqn.params.get("error", AssertionError),),
-    py_function.py_function_p: _ANYTHING,
-    python_block.python_block_p: _ANYTHING,
+        la.inv_p, la.det_p, la.slogdet_p, la.cholesky_p, la.solve_p, la.eigh_p,
+        la.eigvalsh_p, la.eig_p, la.eigvals_p, la.svd_p, la.svdvals_p, la.qr_p, la.lstsq_p,
+        la.pinv_p)},
+    getitem_p: lambda eqn: (IndexError,) if len(eqn.inputs) > 1 else (),
+    index_update_p: lambda eqn: (IndexError,) if len(eqn.inputs) > 2 else (),
+    python_op_p: (ZeroDivisionError, OverflowError, ValueError),
+    from_python_p: (OverflowError, TypeError),
+    python_call_p: (ValueError, OverflowError, ZeroDivisionError, TypeError),
+    assert_p: lambda eqn: (eqn.params.get("error", AssertionError),),
+    py_function_p: _ANYTHING,
+    python_block_p: _ANYTHING,
     **{p: (ValueError,) for p in (
-        shape_ops.reshape_p, shape_ops.broadcast_to_p, differences.require_length_p,
-        differences.interp_p, sizes.full_p, sizes.arange_p, sizes.linspace_p, sizes.eye_p,
-        counting.searchsorted_p, counting.bincount_p, counting.histogram_p,
-        rearranging.repeat_p, joining.split_p, joining.concatenate_p, joining.stack_p,
-        random.random_draw_p)},
+        reshape_p, broadcast_to_p, require_length_p, interp_p, full_p, arange_p, linspace_p,
+        eye_p, searchsorted_p, bincount_p, histogram_p, repeat_p, split_p, concatenate_p,
+        stack_p, random_draw_p)},
 })
 
 
