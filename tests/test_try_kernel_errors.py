@@ -359,8 +359,8 @@ def bound_only_by_the_handler(m):
 def test_a_variable_only_a_handler_binds_is_a_clear_error_while_tracing():
     line = bound_only_by_the_handler.__code__.co_firstlineno + 3
     with pytest.raises(ag.TracingError, match=rf"'failed' is read after the `try` statement "
-                                              rf"at .*try_kernel_errors.py:{line}.*bind "
-                                              rf"'failed' before the `try`"):
+                                              rf"of the `except` at .*try_kernel_errors.py:"
+                                              rf"{line}.*bind 'failed' before the `try`"):
         ag.convert(bound_only_by_the_handler)(SINGULAR)
 
 

@@ -101,9 +101,10 @@ def try_stmt(statement, state: tuple, names: tuple, outs: tuple, handled, where:
             t.node = node
             if t.viewing is not None or node.id in builder.shares_memory:
                 raise TracingError(
-                    f"the `try` statement at {where} runs as Python when the graph runs (its "
-                    f"handlers catch errors NumPy raises then), and writes in place an array "
-                    f"that shares memory with another; write a copy (`x = x.copy()`) first")
+                    f"the `try` statement of the `except` at {where} runs as Python when the "
+                    f"graph runs (its handlers catch errors NumPy raises then), and writes in "
+                    f"place an array that shares memory with another; write a copy "
+                    f"(`x = x.copy()`) first")
             written.append(t)
     return _staged(statement, state, leaves, in_tree, result, names, outs, written, where)
 
@@ -138,10 +139,10 @@ def _staged(statement, state, leaves, in_tree, result, names, outs, written, whe
                if kind == "constant" and is_undefined(what)]
     if unbound:
         raise TracingError(
-            f"{unbound[0]!r} is read after the `try` statement at {where}, which runs as Python "
-            f"when the graph runs (its handlers catch errors NumPy raises then), and tracing "
-            f"its body left {unbound[0]!r} unbound: a graph holds a value on every path; bind "
-            f"{unbound[0]!r} before the `try`")
+            f"{unbound[0]!r} is read after the `try` statement of the `except` at {where}, "
+            f"which runs as Python when the graph runs (its handlers catch errors NumPy "
+            f"raises then), and tracing its body left {unbound[0]!r} unbound: a graph holds "
+            f"a value on every path; bind {unbound[0]!r} before the `try`")
     written_at = [next(i for i in arrays if leaves[i] is t) for t in written]
     for t in written:
         avals.append(t.aval)
@@ -158,18 +159,18 @@ def _staged(statement, state, leaves, in_tree, result, names, outs, written, whe
         got = statement(*in_tree.unflatten(copies))
         got_leaves, got_tree = flatten(got)
         if got_tree != out_tree:
-            raise TypeError(f"the `try` statement at {where} bound {', '.join(outs)} to "
-                            f"values of another structure when the graph ran it ({got_tree}) "
-                            f"than when it was traced ({out_tree})")
+            raise TypeError(f"the `try` statement of the `except` at {where} bound "
+                            f"{', '.join(outs)} to values of another structure when the "
+                            f"graph ran it ({got_tree}) than when it was traced ({out_tree})")
         results = []
         for (kind, what), value, label in zip(specs, got_leaves, labels):
             if kind == "value":
                 results.append(value)
             elif kind == "constant" and not _same(value, what):
                 raise TypeError(
-                    f"the `try` statement at {where} bound {label!r} to {value!r} when the "
-                    f"graph ran it, where tracing it gave {what!r}, which a graph cannot "
-                    f"hold as a value; bind it to the same value on every path")
+                    f"the `try` statement of the `except` at {where} bound {label!r} to "
+                    f"{value!r} when the graph ran it, where tracing it gave {what!r}, which "
+                    f"a graph cannot hold as a value; bind it to the same value on every path")
         return results + [copies[i] for i in written_at]
 
     run.__name__ = f"try_at_{where}"
@@ -178,7 +179,7 @@ def _staged(statement, state, leaves, in_tree, result, names, outs, written, whe
                   out_avals=tuple(avals))
     finals = []
     for t, value in zip(written, staged[len(staged) - len(written):]):
-        finals.append(write_in_place(t, value, f"the `try` statement at {where}"))
+        finals.append(write_in_place(t, value, f"the `try` of the `except` at {where}"))
     values = []
     for kind, what in specs:
         values.append(staged[what] if kind == "value" else finals[what] if kind == "written"

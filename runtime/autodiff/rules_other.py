@@ -37,10 +37,11 @@ def _py_function(cts, outs, *args, fn, **params):
 
 
 def _python_block(cts, outs, *args, where, **params):
-    raise TracingError(f"the `try` statement at {where} has no gradient: it runs as Python when "
-                       f"the graph runs (its handlers catch errors NumPy raises then), and a "
-                       f"gradient cannot flow through Python; differentiate a function "
-                       f"without the `try`, or test the condition before it")
+    raise TracingError(f"the `try` statement of the `except` at {where} has no gradient: it "
+                       f"runs as Python when the graph runs (its handlers catch errors NumPy "
+                       f"raises then), and a gradient cannot flow through Python; "
+                       f"differentiate a function without the `try`, or test the condition "
+                       f"before it")
 
 
 def _real(g, out, x):

@@ -85,9 +85,10 @@ def _print(cx):
 
 @lowering(python_block_p)
 def _python_block(cx):
-    raise cx.refuse(f"the `try` statement at {cx.params['where']} runs as Python when the "
-                    f"graph runs (its handlers catch errors NumPy raises then), which an ONNX "
-                    f"model cannot; test the condition before the `try` instead")
+    raise cx.refuse(f"the `try` statement of the `except` at {cx.params['where']} runs as "
+                    f"Python when the graph runs (its handlers catch errors NumPy raises "
+                    f"then), which an ONNX model cannot; test the condition before the "
+                    f"`try` instead")
 
 
 @lowering(py_function_p)

@@ -70,9 +70,10 @@ def checked(value, aval: AbstractValue, name: str, where: str):
         expected = f"a Python {python_type(aval).__name__}" if aval.weak else \
             f"{aval.dtype}{list(aval.shape)}"
         raise TypeError(
-            f"the `try` statement at {where} bound {name!r} to {_text(value)} when the graph "
-            f"ran it, where tracing it gave {expected}; the graph's values have one type "
-            f"whichever way the statement went: give {name!r} the same type on every path")
+            f"the `try` statement of the `except` at {where} bound {name!r} to "
+            f"{_text(value)} when the graph ran it, where tracing it gave {expected}; the "
+            f"graph's values have one type whichever way the statement went: give {name!r} "
+            f"the same type on every path")
     return result
 
 
@@ -90,5 +91,6 @@ python_block_p = primitives.define("python_block", _abstract_eval, _kernel,
                                    multiple_results=True, effectful=True)
 primitives.hidden_params[python_block_p] = ("fn", "names", "out_avals")
 primitives.save_rules[python_block_p] = lambda eqn: (
-    f"the `try` statement at {eqn.params['where']} runs as Python when the graph runs "
+    f"the `try` statement of the `except` at {eqn.params['where']} runs as Python when the "
+    f"graph runs "
     f"(its handlers catch errors NumPy's kernels raise)")
