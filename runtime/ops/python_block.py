@@ -78,7 +78,8 @@ def checked(value, aval: AbstractValue, name: str, where: str):
 
 
 def _kernel(xp, fn, where, names, out_avals):
-    to_host = (lambda a: a) if xp is np else (lambda a: a.get())
+    to_host = (lambda a: a) if xp is np else (  # a weak value is a Python number already
+        lambda a: a.get() if hasattr(a, "get") else a)
 
     def run(*args):
         results = fn(*[to_host(a) for a in args])
