@@ -384,3 +384,32 @@ def test_on_dask_arrays():
         warnings.simplefilter("ignore")  # Dask's OneChunkWarning of np.linalg
         _check(partial_sums, *[(np.arange(5.0), np.int64(i)) for i in (1, 3, 5)])
         _check(suppress_linalg, *[(ms, np.int64(n)) for n in (1, 2)])
+
+
+def status_of(m):
+    status = "ok"
+    try:
+        inv = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        inv = m
+        status = "singular"
+    return inv, status
+
+
+def test_a_value_a_graph_cannot_hold_must_be_the_traced_one():
+    converted = ag.convert(status_of)
+    _same(_outcome(converted, REGULAR), _outcome(status_of, REGULAR))
+    with pytest.raises(TypeError, match="bound 'status' to 'singular' when the graph ran it, "
+                                        "where tracing it gave 'ok'"):
+        converted(SINGULAR)
+
+
+def test_a_gradient_through_a_try_that_stays_traced():
+    def f(x, table):
+        try:
+            y = np.sum(np.sin(x) * table["scale"])
+        except KeyError:
+            y = np.sum(x)
+        return y
+    x = np.array([0.1, 0.2])
+    np.testing.assert_allclose(ag.grad(f)(x, {"scale": 2.0}), 2 * np.cos(x))
