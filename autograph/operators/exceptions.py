@@ -68,8 +68,7 @@ _regions = _Regions()
 class Probe:
     """A `try` statement being traced: whether it must run as Python in the graph."""
 
-    def __init__(self, caught: tuple, where: str):
-        self.caught = caught
+    def __init__(self, where: str):
         self.where = where
         self.staged_error = False   # a staged `raise`/`assert` its handlers would catch
 

@@ -82,7 +82,7 @@ def try_stmt(statement, state: tuple, names: tuple, outs: tuple, handled, where:
     caught = _types(handled)
     if builder is None or not caught:
         return statement(*state)
-    probe = Probe(caught, where)
+    probe = Probe(where)
     start = len(builder.eqns)
     leaves, in_tree = flatten(state)
     before = {id(t): (t, t.node) for t in leaves if isinstance(t, Tracer)}
@@ -91,7 +91,7 @@ def try_stmt(statement, state: tuple, names: tuple, outs: tuple, handled, where:
         result = statement(*state)
     finally:
         probes.stack.remove(probe)
-    if builder.finished or not probe.staged_error and not (
+    if not probe.staged_error and not (
             may_catch_kernel_errors(caught) and raising(builder.eqns[start:], caught)):
         return result
     del builder.eqns[start:]   # the statement runs as Python instead
@@ -120,7 +120,8 @@ def _aval(value):
 
 
 def _staged(statement, state, leaves, in_tree, result, names, outs, written, where):
-    arrays = [i for i, v in enumerate(leaves) if isinstance(v, (Tracer, np.ndarray))]
+    arrays = [i for i, v in enumerate(leaves) if isinstance(v, Tracer) or
+              isinstance(v, np.ndarray) and v.dtype != object]
     out_leaves, out_tree = flatten(result)
     labels = _labels(result, outs)
     specs, avals, out_names = [], [], []
