@@ -11,8 +11,9 @@ described in the project's API document and the README.
 """
 from . import runtime_package as _runtime_package  # noqa: F401  (first: binds `autograph_runtime`)
 from autograph_runtime import source as _source
-from autograph_runtime.errors import AutographError, ExportError, PathTypeError, TracingError
-from autograph_runtime.dask_backend import OneChunkWarning
+from autograph_runtime.errors import (AutographError, DaskGatherError, ExportError, PathTypeError,
+                                      TracingError)
+from autograph_runtime.dask_gather import OneChunkWarning
 from autograph_runtime.onnx import ExportWarning
 from autograph_runtime.ops.introspection import dynamic_shape as shape
 from autograph_runtime.ops.random import FrozenRandomWarning
@@ -63,7 +64,7 @@ __all__ = [
     "set_tier", "__version__", "UnrolledLoopWarning", "FrozenRandomWarning",
     "SerializationError", "run_functions_eagerly", "functions_run_eagerly", "set_verbosity",
     "set_traceback_filtering", "FrozenValueWarning", "export_onnx", "ExportError",
-    "ExportWarning", "OneChunkWarning",
+    "ExportWarning", "OneChunkWarning", "DaskGatherError",
 ]
 
 # The errors and warnings print as `autograph.TracingError`, never `runtime.errors....`

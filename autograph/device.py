@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from autograph_runtime.backend import get_backend
+from autograph_runtime.dask_arrays import DEFAULT_MAX_GATHER
 from autograph_runtime.dask_backend import dask_backend
 
 
@@ -29,7 +30,8 @@ def current_device() -> str:
 
 @contextlib.contextmanager
 def device(name: str | Any, *, chunks: str | int | tuple | dict = "auto",
-           compute: bool = False, persist_every: int = 1) -> Iterator[None]:
+           compute: bool = False, persist_every: int = 1,
+           max_gather: int | str | None = DEFAULT_MAX_GATHER) -> Iterator[None]:
     """Runs graph functions called in the block on `"cpu"` (NumPy), `"gpu"`/`"gpu:N"`
     (CuPy), `"dask"` (`dask.array`) or a `dask.distributed.Client` (its cluster).
 
@@ -38,18 +40,21 @@ def device(name: str | Any, *, chunks: str | int | tuple | dict = "auto",
     device's (docs/dask.md): `chunks` of NumPy inputs (Dask's "auto", or what
     `dask.array.from_array` takes), `compute=True` to get NumPy results
     rather than Dask arrays, `persist_every=k` to persist a loop's carried
-    arrays every k trips. Each set of options is a device of its own.
+    arrays every k trips, `max_gather` the largest block (bytes, or a string
+    such as "1 GiB"; None: no limit) a primitive with no chunked form may gather
+    (default 256 MiB; beyond it `DaskGatherError`). Each set of options is a
+    device of its own.
     """
     if not isinstance(name, str):   # a dask.distributed.Client
         if not hasattr(name, "scheduler") or not hasattr(name, "persist"):
             raise TypeError(f"ag.device takes a name or a dask.distributed.Client, "
                             f"got {type(name).__name__}")
-        canonical = dask_backend(chunks, compute, persist_every, name).name
+        canonical = dask_backend(chunks, compute, persist_every, name, max_gather).name
     elif name.lower().strip() == "dask":
-        canonical = dask_backend(chunks, compute, persist_every).name
-    elif (chunks, compute, persist_every) != ("auto", False, 1):
-        raise ValueError(f"chunks, compute and persist_every are options of a Dask "
-                         f"device, not of {name!r}")
+        canonical = dask_backend(chunks, compute, persist_every, None, max_gather).name
+    elif (chunks, compute, persist_every, max_gather) != ("auto", False, 1, DEFAULT_MAX_GATHER):
+        raise ValueError(f"chunks, compute, persist_every and max_gather are options of a "
+                         f"Dask device, not of {name!r}")
     else:
         canonical = get_backend(name.lower().strip()).name
     previous, state.device = state.device, canonical

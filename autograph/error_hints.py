@@ -28,10 +28,14 @@ HINTS.update({
              "convert it, or write the choice with np.where"),
     "bool in converted code": (
         "autograph stages if/while/for statements, and/or/not and conditional "
-        "expressions, but not the `if` of a comprehension or the comparisons inside "
-        "max(), min() or sorted(): write a for statement, or use np.where, np.maximum, "
-        "np.minimum or np.sort"),
+        "expressions, max(), min() and sorted() of numbers, and comprehensions filtering a "
+        "traced array, but not the `if` of a comprehension over a Python list or with "
+        "several `for`s, or the comparisons of a key= function: write a for statement, or "
+        "use np.where, np.maximum, np.minimum or np.argsort"),
     "length": "ag.shape(x)[0] is its size when the graph runs",
+    "text": ("its text exists only when the graph runs: print it (print is staged), write "
+             "an f-string (converted f-strings are formatted when the graph runs, for print "
+             "and assert messages), or return the value and format it outside"),
     "size": "np.prod(ag.shape(x)) is its size when the graph runs",
     "array": (_AS_IT_IS + ", and {numpy} converts its arguments with np.asarray, which a "
               "traced value cannot give: let autograph convert it ({numpy} is staged in "

@@ -3,7 +3,7 @@ from . import codegen_control, dask_backend, dask_forms, ops, printing  # noqa: 
 from .abstract import AbstractValue
 from .backend import Backend, get_backend, gpu_available
 from .codegen import compile_graph
-from .errors import AutographError, PathTypeError, TracingError
+from .errors import AutographError, DaskGatherError, PathTypeError, TracingError
 from .ir import Eqn, Graph, Literal, Var
 from .ops.call import call
 from .ops.control_flow import cond
@@ -12,7 +12,7 @@ from .ops.introspection import dynamic_shape
 from .tracer import GraphBuilder, Tracer, bind, current_builder
 
 __all__ = [
-    "AbstractValue", "AutographError", "Backend", "Eqn", "Graph",
+    "AbstractValue", "AutographError", "Backend", "DaskGatherError", "Eqn", "Graph",
     "GraphBuilder", "Literal", "Tracer", "PathTypeError", "TracingError", "Var", "bind", "call",
     "compile_graph", "cond", "current_builder", "dynamic_shape", "get_backend",
     "gpu_available", "while_loop",

@@ -21,6 +21,9 @@ CUPY_OVERRIDES: dict = {}
 DASK_OVERRIDES: dict = {}   # primitive -> kernel factory, where dask.array's differs
 # primitives with no chunked form on Dask: NumPy's kernel over each operand as one chunk
 DASK_ONE_CHUNK: set = set()
+# primitive -> rule(params, ndims) -> (axes each operand needs whole, the axes of each result
+# those give) or None (every axis): the rest stay chunked (`dask_forms.py`, `dask_gather.py`)
+DASK_WHOLE_AXES: dict = {}
 # device name prefix -> the backend of a name (filled by dask_backend.py, which needs this
 # module's Backend and CPU)
 NAMED_BACKENDS: dict = {}

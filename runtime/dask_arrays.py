@@ -96,8 +96,13 @@ class DaskArrays:
         return out
 
 
-def device_name(chunks="auto", compute=False, persist_every=1, client=None) -> str:
-    """The canonical device name of these options: `dask`, `dask@ADDRESS[...]`."""
+DEFAULT_MAX_GATHER = 256 * 2**20   # bytes: the largest block a gather may make (docs/dask.md)
+
+
+def device_name(chunks="auto", compute=False, persist_every=1, client=None,
+                max_gather=DEFAULT_MAX_GATHER) -> str:
+    """The canonical device name of these options: `dask`, `dask@ADDRESS[...]`
+    (`max_gather` in bytes, as `gather_limit` gives it)."""
     name = "dask" if client is None else f"dask@{client.scheduler.address}"
     options = []
     if chunks != "auto":
@@ -106,10 +111,31 @@ def device_name(chunks="auto", compute=False, persist_every=1, client=None) -> s
         options.append("compute=True")
     if persist_every != 1:
         options.append(f"persist_every={persist_every}")
+    if max_gather != DEFAULT_MAX_GATHER:
+        options.append(f"max_gather={max_gather}")
     return name + (f"[{', '.join(options)}]" if options else "")
 
 
-def check_options(chunks, compute, persist_every) -> None:
+def gather_limit(max_gather) -> int | None:
+    """`max_gather` in bytes: an int, a string Dask's `parse_bytes` reads ("1 GiB" is
+    1073741824), or None (no limit)."""
+    if max_gather is None:
+        return None
+    if isinstance(max_gather, str):
+        dask, _ = import_dask()
+        try:
+            max_gather = dask.utils.parse_bytes(max_gather)
+        except ValueError as error:
+            raise ValueError(f"max_gather must be a number of bytes, as an int or a string "
+                             f"such as '512 MiB', got {max_gather!r} ({error})") from None
+    if type(max_gather) is not int or max_gather < 0:
+        raise TypeError(f"max_gather must be a number of bytes >= 0 (an int, or a string "
+                        f"such as '512 MiB'), or None for no limit, got {max_gather!r}")
+    return max_gather
+
+
+def check_options(chunks, compute, persist_every, max_gather=DEFAULT_MAX_GATHER) -> None:
+    gather_limit(max_gather)
     if not isinstance(compute, bool):
         raise TypeError(f"compute must be True or False, got {compute!r}")
     if type(persist_every) is not int or persist_every < 1:

@@ -4,18 +4,19 @@
 with `backend.DASK_OVERRIDES` merged over it. Each equation runs through
 `chunked`: dask.array's kernel, its result given NumPy's dtype and checked
 against NumPy's shape; where dask.array has no form for it (or for a primitive
-of `backend.DASK_ONE_CHUNK`), NumPy's kernel on operands gathered into one chunk
-(`one_chunk`), with a `OneChunkWarning`. `dask_backend(...)` makes one backend
+of `backend.DASK_ONE_CHUNK`), NumPy's kernel on operands rechunked whole along the
+axes it needs, or gathered into one chunk, no larger than `max_gather` bytes a block
+(`dask_gather.gathered`). `dask_backend(...)` makes one backend
 per device name, and `get_backend` finds them by name (`backend.NAMED_BACKENDS`).
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .backend import CPU, DASK_ONE_CHUNK, DASK_OVERRIDES, NAMED_BACKENDS, Backend
-from .dask_arrays import DaskArrays, check_options, device_name, is_dask_array
+from .dask_arrays import (DEFAULT_MAX_GATHER, DaskArrays, check_options, device_name,
+                          gather_limit, is_dask_array)
+from .dask_gather import gathered
 
 
 class DaskBackend(Backend):
@@ -24,14 +25,17 @@ class DaskBackend(Backend):
     NumPy inputs and constants are chunked (`chunks`: Dask's "auto", or what
     `dask.array.from_array` takes); Dask arrays pass through with their chunks;
     0-d values stay NumPy's, on the client. Results are Dask arrays, or NumPy
-    arrays computed in one round trip where `compute` is set.
+    arrays computed in one round trip where `compute` is set. A primitive with no
+    chunked form gathers blocks of at most `max_gather` bytes (None: no limit).
     """
 
     inline_operators = False   # every equation through its kernel (`eqn_kernel`: typed)
 
-    def __init__(self, name: str, chunks="auto", compute=False, persist_every=1, client=None):
+    def __init__(self, name: str, chunks="auto", compute=False, persist_every=1, client=None,
+                 max_gather=DEFAULT_MAX_GATHER):
         super().__init__(name, DaskArrays(client), DASK_OVERRIDES)
         self.chunks, self.compute, self.persist_every = chunks, compute, persist_every
+        self.max_gather = max_gather
 
     def asarray(self, value):
         if is_dask_array(value):
@@ -59,7 +63,8 @@ class DaskBackend(Backend):
         else dask.array's (sizes a mask left unknown computed first), its results given
         NumPy's dtypes and checked against
         NumPy's shapes; where dask.array has no form for it (it raises, or its shape
-        differs), and for a primitive of `DASK_ONE_CHUNK`, NumPy's on whole operands."""
+        differs), and for a primitive of `DASK_ONE_CHUNK`, NumPy's on operands whole along
+        the axes it needs (`dask_gather.gathered`)."""
         prim = eqn.primitive
         if prim.higher_order:
             return self.kernel(prim, eqn.params, run_graph)
@@ -67,14 +72,14 @@ class DaskBackend(Backend):
         if prim.effectful:   # print, assert, py_function, draws, variables: on the client
             return lambda *operands: numpy_kernel(*self.xp.compute(*operands))
         avals = [v.aval for v in eqn.outputs]
-        whole = one_chunk(numpy_kernel, avals, prim.multiple_results, self.xp)
+        whole = gathered(numpy_kernel, prim, eqn.params, avals, eqn.source, self)
         if prim in DASK_ONE_CHUNK:
             return whole
         try:
             kernel = self.kernel(prim, eqn.params)
         except AttributeError as error:   # dask.array lacks the function
             kernel = _raiser(error)
-        return chunked(kernel, numpy_kernel, whole, avals, prim, eqn.source)
+        return chunked(kernel, numpy_kernel, whole, avals, prim)
 
     def truth(self, pred) -> bool:
         """A staged test's value: computed where the data lives, only the boolean back."""
@@ -90,10 +95,6 @@ class DaskBackend(Backend):
             return list(leaves)
         return [np.asarray(x) if isinstance(x, np.generic) else x   # 0-d: an array, as NumPy's
                 for x in self.xp.compute(*leaves)]
-
-
-class OneChunkWarning(UserWarning):
-    """dask.array has no chunked form for a primitive: NumPy's kernel ran on whole operands."""
 
 
 def _raiser(error):
@@ -134,10 +135,8 @@ def _sized(x):
     return x.rechunk(tuple(tuple(n for n in chunks if n) or (0,) for chunks in x.chunks))
 
 
-def chunked(kernel, numpy_kernel, whole, avals, prim, source=None):
+def chunked(kernel, numpy_kernel, whole, avals, prim):
     """The kernel an equation runs on Dask (see `DaskBackend.eqn_kernel`)."""
-    warned = []
-
     def run(*operands):
         if not any(is_dask_array(x) for x in operands):
             return numpy_kernel(*operands)   # host values: NumPy's, on the client
@@ -147,43 +146,24 @@ def chunked(kernel, numpy_kernel, whole, avals, prim, source=None):
             if prim.multiple_results:
                 return [_fit(v, a, prim) for v, a in zip(out, avals)]
             return _fit(out, avals[0], prim)
-        except Exception as error:   # no chunked form here: NumPy's kernel, whole
-            if not warned:
-                warned.append(True)
-                where = f" (traced from {source})" if source else ""
-                warnings.warn(f"{prim.name}{where} has no chunked form on Dask for these "
-                              f"operands ({type(error).__name__}: {str(error).strip()[:200]}); "
-                              f"NumPy's kernel runs on each operand as one chunk",
-                              OneChunkWarning, stacklevel=2)
-            return whole(*operands)
-    return run
-
-
-def one_chunk(kernel, avals, multiple: bool, xp):
-    """NumPy's `kernel` run as one task on whole operands (each Dask array gathered into
-    one chunk); its results are Dask arrays of one chunk (of unknown size where the
-    graph does not know it)."""
-    def run(*operands):
-        if not any(is_dask_array(x) for x in operands):
-            return kernel(*operands)   # host values: as on NumPy
-        task = xp.delayed(kernel, nout=len(avals) if multiple else None, pure=True)(*operands)
-        parts = [task[i] for i in range(len(avals))] if multiple else [task]
-        out = [xp.from_delayed(part, shape=tuple(np.nan if d is None else d for d in a.shape),
-                               dtype=a.dtype) for part, a in zip(parts, avals)]
-        return out if multiple else out[0]
+        except Exception as error:   # no chunked form here: NumPy's kernel (dask_gather)
+            return whole(*operands, why=error)
     return run
 
 
 _dask_backends: dict[str, DaskBackend] = {}
 
 
-def dask_backend(chunks="auto", compute=False, persist_every=1, client=None) -> DaskBackend:
+def dask_backend(chunks="auto", compute=False, persist_every=1, client=None,
+                 max_gather=DEFAULT_MAX_GATHER) -> DaskBackend:
     """The Dask backend of these options (one per distinct device name)."""
-    check_options(chunks, compute, persist_every)
-    name = device_name(chunks, compute, persist_every, client)
+    check_options(chunks, compute, persist_every, max_gather)
+    max_gather = gather_limit(max_gather)
+    name = device_name(chunks, compute, persist_every, client, max_gather)
     backend = _dask_backends.get(name)
     if backend is None:
-        backend = _dask_backends[name] = DaskBackend(name, chunks, compute, persist_every, client)
+        backend = _dask_backends[name] = DaskBackend(name, chunks, compute, persist_every,
+                                                     client, max_gather)
     elif client is not None:
         backend.xp.client = client   # a new client of the same scheduler
     return backend

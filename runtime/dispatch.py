@@ -4,8 +4,9 @@
 `"__call__"`, `"reduce"`, `"accumulate"`); `array_function_handlers[func]` serves
 `__array_function__`. Both are filled by `runtime/ops/`. A ufunc's `out=x` on a
 traced x writes x in place (`tracer_value.write_in_place`). A NumPy function
-without a handler raises `TracingError` naming it: a traced value never
-silently becomes a constant.
+without a handler is staged as NumPy's own, run when the graph runs
+(`fallback`: `ops/numpy_calls.py`), or refused with a `TracingError` naming
+it: a traced value never silently becomes a constant.
 """
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ concrete_out = None  # (ufunc, out, result, inputs) -> what `out op= traced` reb
 #                      or None; set by autograph (a NumPy array cannot hold a traced value)
 is_traced = None   # set by tracer_value.py: isinstance(x, Tracer)
 writes_out: set = set()  # NumPy functions (not ufuncs) whose `out=` a traced call writes
+fallback = None  # (fn, name, args, kwargs) -> NumPy's own `fn` staged, to run when the graph
+#                  runs (`ops/numpy_calls.py`), or its TracingError
 
 
 def implements(*numpy_functions, out: bool = False):
@@ -58,7 +61,10 @@ def call_ufunc(ufunc, method, inputs, kwargs):
     handler = ufunc_handlers.get((ufunc, method))
     if handler is None:
         name = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
-        raise unsupported(name, py_function_way_out(name))
+        if fallback is None or method == "at" or "out" in kwargs:   # `at` writes in place
+            raise unsupported(name, py_function_way_out(name))
+        fn = ufunc if method == "__call__" else getattr(ufunc, method)
+        return _noted(name, fallback, fn, name, _values(inputs), kwargs)
     out = kwargs.pop("out", None)
     result = _noted(f"numpy.{ufunc.__name__}", handler, ufunc, *_values(inputs), **kwargs)
     if out is None:
@@ -89,7 +95,10 @@ def call_array_function(func, args, kwargs):
     handler = array_function_handlers.get(func)
     name = public_name(func)
     if handler is None:
-        raise unsupported(name, py_function_way_out(name))
+        if fallback is None or "out" in kwargs:
+            raise unsupported(name, py_function_way_out(name))
+        return _noted(name, fallback, func, name, _values(args), dict(zip(
+            kwargs, _values(kwargs.values()))))
     values = _values(kwargs.values())
     if values is not kwargs.values() or func in writes_out and "out" in kwargs:
         kwargs = dict(zip(kwargs, values))

@@ -28,3 +28,9 @@ def add_note_once(error: BaseException, note: str) -> None:
 class ExportError(AutographError):
     """A graph cannot be written as an ONNX model: a primitive without an ONNX
     lowering (named with the user's `file:line`), or an ONNX package missing."""
+
+
+class DaskGatherError(AutographError):
+    """On Dask, a primitive with no chunked form would gather more into one chunk than the
+    device's `max_gather` allows; the message names the primitive, the operand, the limit,
+    the user's `file:line` and the ways out (docs/dask.md)."""

@@ -19,6 +19,8 @@ RUNTIME_HINTS = {
     "length": "autograph_runtime.dynamic_shape(x)[0] is its size when the graph runs",
     # x.size of an unknown shape
     "size": "np.prod(autograph_runtime.dynamic_shape(x)) is its size when the graph runs",
+    # str(x), "%s" % x, "{}".format(x) of a traced value
+    "text": "its text exists only when the graph runs: print it, or return it",
     # np.asarray(x), and NumPy functions that call it on their arguments
     "array": ("{numpy} converts it with np.asarray, which a traced value cannot give: "
               "use NumPy functions that take traced values (ufuncs, np.where, ...) or "

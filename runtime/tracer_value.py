@@ -7,12 +7,14 @@ concrete one (`bool(x)`, `int(x)`, `np.asarray(x)`) raises `TracingError`.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from . import dispatch, views
 from .errors import TracingError
 from .hints import hint
-from .source import location_note, numpy_caller, user_frame, user_source
+from .source import is_user_file, location_note, numpy_caller, user_frame, user_source
 
 
 def _concrete_needed(tracer, what: str, situation: str = "") -> TracingError:
@@ -38,7 +40,10 @@ class Tracer:
 
     __slots__ = ("builder", "node", "viewing", "views", "__weakref__")
     __array_priority__ = 1000
-    __hash__ = None  # like ndarray
+
+    def __hash__(self):   # unhashable, like ndarray; Python's TypeError, saying why
+        raise TypeError(f"unhashable type: 'Tracer' ("
+                        f"{_concrete_needed(self, 'a dict key or a set member')})")
 
     def __init__(self, builder, node):
         self.builder = builder
@@ -87,8 +92,23 @@ class Tracer:
                                    "length")
         return self.shape[0]
 
-    def __repr__(self):
+    def __repr__(self):   # `str([x, y])` in the user's code: eager's text is the values'
+        if is_user_file(sys._getframe(1).f_code.co_filename):
+            raise _concrete_needed(self, "a Python string (repr(), str() of a list)", "text")
+        return self._description()
+
+    def _description(self) -> str:
         return f"Tracer({self.node.name or '_'}:{self.aval})"
+
+    def __str__(self):   # `"%s" % x` in the user's code: the text eager code has is a value's
+        if is_user_file(sys._getframe(1).f_code.co_filename):
+            raise _concrete_needed(self, "a Python string (str(), %-formatting)", "text")
+        return self._description()
+
+    def __format__(self, spec):   # `"{}".format(x)`; converted f-strings are staged instead
+        if is_user_file(sys._getframe(1).f_code.co_filename):
+            raise _concrete_needed(self, "a Python string (str.format)", "text")
+        return format(self._description(), spec)
 
     # -- NumPy protocols -------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):

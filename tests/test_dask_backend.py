@@ -13,7 +13,7 @@ dask = pytest.importorskip("dask", reason="Dask is not installed (pip install '.
 da = pytest.importorskip("dask.array", reason="dask.array is not installed")
 
 from autograph_runtime.backend import get_backend
-from autograph_runtime.dask_backend import OneChunkWarning  # noqa: E402
+from autograph_runtime.dask_gather import OneChunkWarning  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -160,6 +160,37 @@ def test_print_and_assert_keep_their_meaning(capsys):
     with ag.device("dask", chunks=1, compute=True), pytest.raises(AssertionError, match="too small"):
         g(x - 20)
 
+
+
+def _sort_columns(x):
+    return np.sort(x, axis=0)   # rechunked along axis 0 on Dask
+
+
+def _grow(x, n):
+    i = 0
+    while i < n:
+        x = _sort_columns(x * -1.5)
+        print("step", i, x[0], x.sum())
+        assert np.abs(x).max() < 10, "grew too large"
+        i += 1
+    return x
+
+
+def test_print_and_assert_in_a_staged_loop_on_lazy_dask_arrays(capsys):
+    g = ag.convert(_grow)
+    x = np.arange(6.0).reshape(3, 2) - 2.5
+    expected = _grow(x, np.int64(3))
+    eager = capsys.readouterr().out
+    with ag.device("dask"):   # lazy results: print and assert compute what they read
+        got = g(da.from_array(x, chunks=(1, 1)), np.int64(3))
+        assert capsys.readouterr().out == eager and eager.count("step") == 3
+        np.testing.assert_array_equal(got.compute(), expected)
+    with pytest.raises(AssertionError, match="grew too large"):
+        _grow(x, np.int64(5))   # fails on its fourth trip, after printing it
+    eager = capsys.readouterr().out
+    with ag.device("dask"), pytest.raises(AssertionError, match="grew too large"):
+        g(da.from_array(x, chunks=(2, 1)), np.int64(5))
+    assert capsys.readouterr().out == eager and eager.count("step") == 4
 
 # -- where Dask's answer could differ from NumPy's -----------------------------------------
 DIFFERENCES = {

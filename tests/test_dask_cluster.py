@@ -75,6 +75,26 @@ def test_twice_a_workers_memory_chunk_by_chunk(client):
     assert high == max(p[2] for p in parts) and low == min(p[3] for p in parts)
 
 
+def _row_order(x):
+    return np.sort(x, axis=1)[:, 0].sum(), np.sort(x, axis=0)[0].sum()
+
+
+def test_sorts_beyond_a_workers_memory_rechunk_their_axis_or_fail_at_once(client):
+    """Each row of 400 MB sorted where its chunks lie (no data moves); a sort along the
+    long axis would gather a block of 400 MB: the default limit refuses it, computing
+    nothing."""
+    n, rows = 2 * WORKER_MEMORY // 8, 2**17
+    x = (da.arange(n, chunks=rows * 8, dtype=np.int64) * 7919 % 1000).reshape(n // 8, 8)
+    g = ag.convert(lambda x: np.sort(x, axis=1)[:, 0].sum())
+    with ag.device(client, compute=True):
+        total = g(x)
+    parts = [np.sort((np.arange(lo, lo + rows * 8, dtype=np.int64) * 7919 % 1000)
+                     .reshape(rows, 8), axis=1)[:, 0].sum() for lo in range(0, n, rows * 8)]
+    assert total == sum(parts)
+    with ag.device(client, compute=True), pytest.raises(ag.DaskGatherError,
+                                                        match=r"max_gather of 256 MiB"):
+        ag.convert(_row_order)(x)
+
 def test_kmeans_example_matches_numpy_on_a_sample(client):
     spec = importlib.util.spec_from_file_location("kmeans_dask", EXAMPLE)
     example = importlib.util.module_from_spec(spec)

@@ -68,23 +68,25 @@ def test_traced_value_used_as_python_value_names_variable_and_line(fn, name, mar
 
 def test_unsupported_numpy_function_is_named():
     def f(x):
-        return np.lexsort(x) * 2
+        return len(np.array2string(x))   # a string: no graph value, nor NumPy's own
     g = ag.convert(f)
-    with pytest.raises(ag.TracingError, match=r"numpy\.lexsort") as info:
+    with pytest.raises(ag.TracingError, match=r"numpy\.array2string") as info:
         g(np.arange(3.0))
-    assert line_of(f, "np.lexsort") in str(info.value)
+    assert line_of(f, "np.array2string") in str(info.value)
 
 
 def test_unsupported_submodule_function_is_named_with_its_module():
-    g = ag.convert(lambda x: np.fft.hfft(x))
-    with pytest.raises(ag.TracingError, match=r"numpy\.fft\.hfft"):
-        g(np.arange(4.0))
+    g = ag.convert(lambda x: np.linalg.diagonal(x) * 2)   # a view of x: refused
+    with pytest.raises(ag.TracingError, match=r"numpy\.linalg\.diagonal .*a view"):
+        g(np.eye(3))
 
 
 def test_unsupported_ufunc_method_is_named():
-    g = ag.convert(lambda x: np.add.outer(x, x))
-    with pytest.raises(ag.TracingError, match=r"numpy\.add\.outer"):
-        g(np.arange(3.0))
+    def f(x):
+        np.add.at(x, [0], 1.0)   # writes x in place: refused
+        return x
+    with pytest.raises(ag.TracingError, match=r"numpy\.add\.at"):
+        ag.convert(f)(np.arange(3.0))
 
 
 def test_item_assignment_on_a_traced_value_with_an_unfollowed_view_is_a_tracing_error():

@@ -242,7 +242,11 @@ NON_DIFFERENTIABLE = {
                      "isinf", "isnan", "isnat", "signbit", "any", "all"], _BOOL_RESULT),
     **dict.fromkeys(["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_count", "invert",
                      "left_shift", "right_shift", "gcd", "lcm"], _INTEGER_ONLY),
-    **dict.fromkeys(["argmax", "argmin", "argsort", "nonzero", "dim"], _INDEX_RESULT),
+    **dict.fromkeys(["argmax", "argmin", "argsort", "nonzero", "dim", "python_argsort"],
+                    _INDEX_RESULT),
+    "numpy_call": "NumPy's own function run as it is; ag.grad refuses it naming the function",
+    "python_sorted": "Python's sorted of numbers run as it is (no permutation kept for a "
+                     "cotangent); ag.grad refuses it naming the line",
     "print": "an effect without results; it runs in the forward pass",
     "assert": "an effect without results; it runs in the forward pass",
     "stack_new": "a stack carries no cotangent",

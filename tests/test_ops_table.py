@@ -358,6 +358,9 @@ TESTED_ELSEWHERE = {
     "as_layout": "tests/test_conversions.py",
     "short_sum": "tests/test_passes_short_sums.py",   # made by a pass, never traced
     "python_block": "tests/test_try_kernel_errors.py",  # a converted `try` statement
+    "numpy_call": "tests/test_numpy_calls.py",   # NumPy's own, for what has no row
+    "python_sorted": "tests/test_ordering_builtins.py",
+    "python_argsort": "tests/test_ordering_builtins.py",
 }
 
 
@@ -433,13 +436,20 @@ def test_run_time_error_keeps_its_type_and_names_the_line():
     _assert_noted(info.value, add)
 
 
+@pytest.mark.parametrize("fn", [np.lexsort, np.trapezoid, np.subtract.reduce, np.sort_complex,
+                                np.fft.fft2, np.linalg.cond],
+                         ids=["lexsort", "trapezoid", "subtract.reduce", "sort_complex", "fft2",
+                              "linalg.cond"])
+def test_a_function_without_a_staged_form_runs_as_numpys_own(fn):
+    got = ag.convert(lambda x: fn(x), autograph=False)(np.eye(3))
+    want = fn(np.eye(3))
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("fn, name", [
-    pytest.param(np.lexsort, "numpy.lexsort", id="lexsort"),
-    pytest.param(np.trapezoid, "numpy.trapezoid", id="trapezoid"),
-    pytest.param(np.subtract.reduce, "numpy.subtract.reduce", id="subtract.reduce"),
-    pytest.param(np.sort_complex, "numpy.sort_complex", id="sort_complex"),
-    pytest.param(np.fft.fft2, "numpy.fft.fft2", id="fft2"),
-    pytest.param(np.linalg.cond, "numpy.linalg.cond", id="linalg.cond"),
+    pytest.param(np.array2string, "numpy.array2string", id="array2string"),
+    pytest.param(np.linalg.matrix_transpose, "numpy.linalg.matrix_transpose", id="view"),
 ])
 def test_unsupported_function_raises_tracing_error(fn, name):
     def use(x): return fn(x)  # noqa: E704  (the message must name this line)

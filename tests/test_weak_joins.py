@@ -172,3 +172,25 @@ def test_a_python_number_joined_on_one_path_is_eager_or_refused(python, op, a, b
         assert not isinstance(graph, Exception), f"p={p}: {graph!r}, eager {eager!r}"
         found = differences(eager, graph)
         assert not found, "\n".join(line for d in found for line in d.lines())
+
+
+def _label(x):
+    if np.any(x < 0) and not np.all(x < 0):
+        return "mixed"
+    elif np.all(x < 0):
+        return "neg"
+    return "pos"
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, -1.0]), np.array([-1.0, -2.0]),
+                               np.array([1.0, 2.0])], ids=["mixed", "neg", "pos"])
+def test_strings_of_different_lengths_join_in_the_wider(x):
+    got = ag.convert(_label)(x)
+    assert got.dtype.kind == "U" and str(got) == _label(x)
+
+
+def test_a_string_and_a_number_stay_a_path_type_error():
+    def f(x):
+        return "none" if x.sum() > 0 else 0.0
+    with pytest.raises(ag.PathTypeError, match="in one branch of a traced condition"):
+        ag.convert(f)(np.ones(2))

@@ -10,6 +10,11 @@ attribute, with its status:
   float64 call of it (the gradient rule tables cover every primitive it makes);
 - **staged**: traced into the graph (integer results, or arguments the probe
   below does not fit);
+- **NumPy's own**: not traced into graph operations, but called when the graph
+  runs, on its arrays (`numpy_call`, `runtime/ops/numpy_calls.py`): NumPy's
+  answers and errors, no gradient, NumPy tier only; its result's type is
+  learnt while tracing by calling it on probes (here: one or two (3, 3)
+  float64 matrices, or one or two 3-vectors);
 - **refused**: a traced argument raises `TracingError`, naming the line and
   `ag.py_function`, the way out.
 
@@ -37,13 +42,13 @@ import numpy as np
 
 import autograph as ag
 import autograph.operators  # noqa: F401  (fills staged_elsewhere)
-import autograph_runtime.ops  # noqa: F401  (fills the registries)
 from autograph_runtime import dispatch
+from autograph_runtime.ops.numpy_calls import numpy_call_p  # (ops: fills the registries)
 from autograph_runtime.tracer_value import Tracer
 
 NAMESPACES = (np, np.linalg, np.fft, np.random)
 DOC = Path(__file__).resolve().parent.parent / "docs" / "numpy.md"
-GRADIENT, STAGED, REFUSED = "staged, gradient", "staged", "refused"
+GRADIENT, STAGED, OWN, REFUSED = "staged, gradient", "staged", "NumPy's own", "refused"
 _PROBE = np.eye(3) * 2.0 + np.arange(9.0).reshape(3, 3) / 10.0
 
 
@@ -105,9 +110,26 @@ def has_gradient(fn) -> bool:
     return False
 
 
+def runs_numpys_own(fn) -> bool:
+    """Whether a traced call of `fn` on one or two (3, 3) float64 matrices, or one or two
+    3-vectors, becomes a `numpy_call` equation."""
+    for args in ((_PROBE,), (_PROBE, _PROBE), (_PROBE[0],), (_PROBE[0], _PROBE[0])):
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings(), \
+                    contextlib.redirect_stdout(io.StringIO()):
+                warnings.simplefilter("ignore")
+                graph = ag.convert(lambda *a: fn(*a), autograph=False) \
+                    .get_concrete_function(*args).graph
+        except Exception:  # the probe does not fit, or it is refused
+            continue
+        if any(eqn.primitive is numpy_call_p for eqn in graph.all_eqns()):
+            return True
+    return False
+
+
 def status(value) -> str:
     if not is_staged(value):
-        return REFUSED
+        return OWN if callable(value) and runs_numpys_own(value) else REFUSED
     return GRADIENT if callable(value) and not isinstance(value, type) \
         and has_gradient(value) else STAGED
 
@@ -130,7 +152,7 @@ def _table(rows) -> list[str]:
 
 def render() -> str:
     """The whole of docs/numpy.md."""
-    sections, counts = [], {GRADIENT: 0, STAGED: 0, REFUSED: 0}
+    sections, counts = [], {GRADIENT: 0, STAGED: 0, OWN: 0, REFUSED: 0}
     for module in NAMESPACES:
         rows = []
         for name, value in public_callables(module):
@@ -155,12 +177,14 @@ def render() -> str:
         "the gradient rule tables (do not edit by hand; tests/test_support_table.py checks",
         f"it is current). NumPy {np.__version__}: "
         f"{counts[GRADIENT]} staged with a gradient, {counts[STAGED]} staged, "
-        f"{counts[REFUSED]} refused.", "",
-        "A refused function raises `TracingError` naming it and your line; the way out is",
-        "to run NumPy's own when the graph runs:",
-        "`ag.py_function(np.f, x, out=ag.TensorSpec(shape, dtype))`. \"staged, gradient\":",
-        "`ag.grad` differentiates a float64 call of it; \"staged\": traced, with no gradient",
-        "found by that probe (integer results, or other arguments).",
+        f"{counts[OWN]} run as NumPy's own, {counts[REFUSED]} refused.", "",
+        "\"staged, gradient\": `ag.grad` differentiates a float64 call of it; \"staged\":",
+        "traced, with no gradient found by that probe (integer results, or other",
+        "arguments). \"NumPy's own\": the graph calls NumPy's function on its arrays when",
+        "it runs (no gradient, NumPy tier only; the result's type is learnt while",
+        "tracing, by calling it on probes, and checked when it runs). A refused function",
+        "raises `TracingError` naming it and your line; the way out is",
+        "`ag.py_function(np.f, x, out=ag.TensorSpec(shape, dtype))`.",
     ]
     return "\n".join(head + sections) + "\n"
 

@@ -15,6 +15,12 @@ from ..pyct.dataflow import live_in, redefine_block
 from ..pyct.transformer import statements
 
 
+def declared_globals(outer: dict) -> dict:
+    """The `global` ones of `declared_outer`: never threaded as state (a traced value must
+    not outlive its trace in a module's variable)."""
+    return {name: kind for name, kind in outer.items() if kind is gast.Global}
+
+
 def declared_outer(function) -> dict:
     """Names the function declares `global` or `nonlocal` (never threaded as state).
 
@@ -24,6 +30,18 @@ def declared_outer(function) -> dict:
     return {name: type(node) for node in statements(function)
             if isinstance(node, (gast.Global, gast.Nonlocal))
             and anno.getanno(node, anno.Static.ORIGIN) for name in node.names}
+
+
+def outer_state(node, outer: dict, closures: "Closures"):
+    """`(globals, cells, rebound, nonlocals)` for a block `node` of a function that
+    declares `outer` (`declared_outer`): the `global` names (never state), the names
+    a generated function keeps in the function's own cell (read by closures, and the
+    function's `nonlocal` ones), the names closures rebind (`Closures.rebound_outside`),
+    and the function's `nonlocal` names (live after any block: its caller reads them)."""
+    globals_ = declared_globals(outer)
+    nonlocals = frozenset(outer) - frozenset(globals_)
+    cells = (closures.outside(node) | nonlocals) - frozenset(globals_)
+    return globals_, cells, closures.rebound_outside(node), nonlocals
 
 
 def _in_order(names: set, nodes) -> list:
@@ -37,17 +55,22 @@ def _in_order(names: set, nodes) -> list:
 
 
 def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=(),
-                captured=frozenset()) -> list:
+                captured=frozenset(), rebound=frozenset()) -> list:
     """Names modified in `blocks` that are read after `node` or inside the blocks first.
 
     `extra_live` adds names read again before the blocks run (a loop's head);
     `then` holds statements that run after the blocks, before what follows
     `node` (a loop's `else`), so the names they read are live too. Names in
     `captured` (read by closures, `Closures.outside`) are state wherever the
-    blocks change them.
+    blocks change them; names in `rebound` (that closures defined outside
+    `node` assign, `nonlocal`: `Closures.rebound_outside`) are changed by any
+    block that calls a function.
     """
     statements = [s for block in blocks for s in block]
-    modified = activity(statements).modified - set(outer)
+    found = activity(statements)
+    modified = found.modified - set(outer) - _not_local(node, found.in_place, statements)
+    if rebound and any(isinstance(n, gast.Call) for s in statements for n in gast.walk(s)):
+        modified |= set(rebound) - set(outer)
     live_out = anno.getanno(node, anno.Static.LIVE_OUT, frozenset())
     live = set(live_out) | set(extra_live) | live_in(list(then), live_out)
     # After a loop's body comes its head again: what is live there is live after the body
@@ -61,6 +84,17 @@ def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=(),
     bound = set(anno.getanno(node, anno.Static.DEFINED_IN, frozenset()))
     bound |= set.intersection(*(set(activity(block).modified) for block in blocks))
     return _in_order(modified & (live | (set(captured) & bound)), statements)
+
+
+def _not_local(node, in_place: set, statements) -> set:
+    """Of the names an in-place call modifies (`t.sort()`), those that are no local of
+    the function: bound neither before `node` nor in it (`np` of `np.sort(x)`)."""
+    if not in_place:
+        return set()
+    maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_IN, frozenset())
+    stored = {n.id for s in statements for n in gast.walk(s)
+              if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)}
+    return {name for name in in_place if name not in maybe and name not in stored}
 
 
 def initializers(node, state: list) -> list:
@@ -128,22 +162,32 @@ class Closures:
         return closures
 
     def __init__(self, function):
-        self.scopes = []
+        self.scopes = []   # (closure, names it reads, names it rebinds: `nonlocal`)
         stack = list(gast.iter_child_nodes(function))
         while stack:
             child = stack.pop()
             if isinstance(child, _SCOPES) and anno.getanno(child, anno.Static.ORIGIN):
-                self.scopes.append((child, frozenset(activity(child).read)))
+                found = activity(child)
+                own = {child.name} if isinstance(child, gast.FunctionDef) else set()
+                self.scopes.append((child, frozenset(found.read),
+                                    frozenset(found.modified - own)))
                 continue
             stack.extend(gast.iter_child_nodes(child))
 
     def outside(self, node) -> frozenset:
         """The names read by closures defined outside `node` (who may call them inside)."""
+        return self._outside(node, 1)
+
+    def rebound_outside(self, node) -> frozenset:
+        """The names closures defined outside `node` assign (`nonlocal`)."""
+        return self._outside(node, 2)
+
+    def _outside(self, node, field: int) -> frozenset:
         if not self.scopes:
             return frozenset()
         inside = {id(n) for n in gast.walk(node) if isinstance(n, _SCOPES)}
-        return frozenset().union(*(names for scope, names in self.scopes
-                                   if id(scope) not in inside))
+        return frozenset().union(*(entry[field] for entry in self.scopes
+                                   if id(entry[0]) not in inside))
 
 
 def parameters(state: list, captured, namer) -> tuple[list, callable]:

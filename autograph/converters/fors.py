@@ -59,10 +59,12 @@ class _Fors(StatementTransformer):
         if extra is not None:  # set before the logical converter ran: convert it now
             extra = logical.transform(extra, self.ctx)
         bind_target = gast.Assign(targets=[node.target], value=node.iter, type_comment=None)
-        captured = self.closures.outside(node) - set(self.outer)
-        state = _state.block_state(node, [[bind_target] + node.body], outer=self.outer,
-                                   extra_live=reads(extra) if extra is not None else (),
-                                   then=node.orelse, captured=captured)
+        outer, captured, rebound, nonlocals = _state.outer_state(node, self.outer,
+                                                                 self.closures)
+        state = _state.block_state(
+            node, [[bind_target] + node.body], outer=outer, then=node.orelse,
+            extra_live=(reads(extra) if extra is not None else frozenset()) | nonlocals,
+            captured=captured, rebound=rebound)
         body_name, item = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
         test_name = self.ctx.namer.new("extra_test") if extra is not None else None
         parameters, entry = _state.parameters(state, captured, self.ctx.namer)
@@ -78,9 +80,9 @@ class _Fors(StatementTransformer):
             target=node.target, body=node.body, iterable=_iterable(node),
             names=_state.names_tuple(state),
             extra_test=test_name or gast.Constant(value=None, kind=None),
-            declarations=_state.outer_declarations(self.outer, [bind_target] + node.body)
+            declarations=_state.outer_declarations(outer, [bind_target] + node.body)
             + entry())
-        return _state.initializers(node, state) + before + converted + node.orelse
+        return _state.initializers(node, [n for n in state if n not in nonlocals]) + before + converted + node.orelse
 
 
 def transform(node, ctx):

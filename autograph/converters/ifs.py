@@ -38,9 +38,10 @@ class _Ifs(StatementTransformer):
         self.closures = closures
 
     def visit_If(self, node):
-        captured = self.closures.outside(node) - set(self.outer)
-        state = _state.block_state(node, [node.body, node.orelse], outer=self.outer,
-                                   captured=captured)
+        outer, captured, rebound, nonlocals = _state.outer_state(node, self.outer,
+                                                                 self.closures)
+        state = _state.block_state(node, [node.body, node.orelse], extra_live=nonlocals,
+                                   outer=outer, captured=captured, rebound=rebound)
         true_name, false_name = self.ctx.namer.new("if_true"), self.ctx.namer.new("if_false")
         parameters, entry = _state.parameters(state, captured, self.ctx.namer)
         _state.enter_as_function(node, [node.body, node.orelse], state)
@@ -48,11 +49,11 @@ class _Ifs(StatementTransformer):
         converted = templates.replace(
             _TEMPLATE, if_true=true_name, if_false=false_name, state=state,
             parameters=parameters,
-            declarations=_state.outer_declarations(self.outer, node.body) + entry(),
-            declarations_else=_state.outer_declarations(self.outer, node.orelse) + entry(),
+            declarations=_state.outer_declarations(outer, node.body) + entry(),
+            declarations_else=_state.outer_declarations(outer, node.orelse) + entry(),
             body=node.body, orelse=node.orelse, test=node.test,
             names=_state.names_tuple(state))
-        return _state.initializers(node, state) + converted
+        return _state.initializers(node, [n for n in state if n not in nonlocals]) + converted
 
 
 def transform(node, ctx):

@@ -1,7 +1,9 @@
-"""`print(...)` and `assert`: staged in program order when they see traced values.
+"""`print(...)`, `assert` and f-strings: staged in program order when they see traced values.
 
     print(x, y)           ->  ag__.print_(x, y)
     assert x > 0, "msg"   ->  ag__.assert_(x > 0, lambda: "msg")   (the message is lazy)
+    f"m={m:.3f}"          ->  ag__.fstring('m=', (m, None, '.3f'))  (formatted when the graph
+                                                                      runs, where m is traced)
 """
 from __future__ import annotations
 
@@ -18,6 +20,22 @@ class _PrintAssert(ExpressionTransformer):
         if isinstance(node.func, gast.Name) and node.func.id == "print":
             node.func = templates.replace_as_expression("ag__.print_")
         return node
+
+    def visit_JoinedStr(self, node):
+        self.generic_visit(node)   # a nested f-string in a format spec first
+        parts = []
+        for value in node.values:
+            if isinstance(value, gast.FormattedValue):
+                conversion = None if value.conversion in (None, -1) else chr(value.conversion)
+                spec = value.format_spec if value.format_spec is not None else \
+                    gast.Constant(value="", kind=None)
+                parts.append(gast.Tuple(elts=[value.value, gast.Constant(value=conversion,
+                                                                         kind=None), spec],
+                                        ctx=gast.Load()))
+            else:
+                parts.append(value)
+        return gast.Call(func=templates.replace_as_expression("ag__.fstring"), args=parts,
+                         keywords=[])
 
     def visit_Assert(self, node):
         self.generic_visit(node)

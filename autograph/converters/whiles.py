@@ -42,9 +42,11 @@ class _Whiles(StatementTransformer):
 
     def visit_While(self, node):
         logical.refuse_assignments(node.test, "a `while` test")
-        captured = self.closures.outside(node) - set(self.outer)
-        state = _state.block_state(node, [node.body], extra_live=reads(node.test), outer=self.outer,
-                                   then=node.orelse, captured=captured)
+        outer, captured, rebound, nonlocals = _state.outer_state(node, self.outer,
+                                                                 self.closures)
+        state = _state.block_state(node, [node.body], extra_live=reads(node.test) | nonlocals,
+                                   outer=outer, then=node.orelse, captured=captured,
+                                   rebound=rebound)
         test_name, body_name = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
         parameters, entry = _state.parameters(state, captured, self.ctx.namer)
         _state.enter_as_function(node, [node.body], state)
@@ -53,8 +55,8 @@ class _Whiles(StatementTransformer):
             _TEMPLATE, loop_test=test_name, loop_body=body_name, state=state,
             parameters=parameters, test=node.test, body=node.body,
             names=_state.names_tuple(state), declarations_test=entry(),
-            declarations=_state.outer_declarations(self.outer, node.body) + entry())
-        return _state.initializers(node, state) + converted + node.orelse
+            declarations=_state.outer_declarations(outer, node.body) + entry())
+        return _state.initializers(node, [n for n in state if n not in nonlocals]) + converted + node.orelse
 
 
 def transform(node, ctx):

@@ -30,6 +30,8 @@ from autograph_runtime.source import is_library_file
 from .array_likes import construct, with_arrays
 from .conversions import conversion_call, type_query
 from .effects import print_
+from .ordering import ordering_call
+from .truths import truth_call
 from .frozen import warn_if_frozen
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 from .exceptions import refuse_graph_failures
@@ -141,6 +143,12 @@ def converted_call(f, args, kwargs):
     converted = conversion_call(f, args, kwargs)  # `float(x)`, `math.sqrt(x)`, `np.float32(x)`
     if converted is not NotImplemented:
         return converted
+    picked = ordering_call(f, args, kwargs)   # `min(max(i, 0), n - 1)`, `sorted(xs)`
+    if picked is not NotImplemented:
+        return picked
+    answered = truth_call(f, args, kwargs)   # `any(v < 0 for v in x)`
+    if answered is not NotImplemented:
+        return answered
     if isinstance(f, type):
         init = user_init(f)
         return f(*args, **kwargs) if init is None else _construct(f, init, args, kwargs)

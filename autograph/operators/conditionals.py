@@ -32,7 +32,7 @@ def if_stmt(test, body, orelse, state: tuple, names: tuple):
     def recorded(branch):
         def run(*args):
             args = (*(rebound(a, s) for a, s in zip(args, state)), *args[len(state):])
-            with staging():
+            with staging(names):
                 out = branch(*args)
             if not maybe or not isinstance(out, tuple):
                 return out

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograph_runtime import Tracer, current_builder, dispatch
+from autograph_runtime import Tracer, TracingError, current_builder, dispatch
+from autograph_runtime.hints import HINTS
+from autograph_runtime.source import location_note, user_source
 from autograph_runtime.abstract import AbstractValue, python_type
 from autograph_runtime.ops.python_calls import NAMES, python_call
 from autograph_runtime.ops.python_numbers import convert_weak
@@ -37,6 +39,15 @@ dispatch.staged_elsewhere.update(
                       np.asfortranarray, np.asarray_chkfinite, np.require),
                      "autograph.operators.array_likes"),
      np.isscalar: "autograph.operators.calls", np.errstate: "autograph.operators.calls"})
+
+
+_TEXT = (str, repr, ascii, format)
+
+
+def _formats_text(f) -> bool:
+    """`"...".format` (a bound method of a string)."""
+    return isinstance(getattr(f, "__self__", None), str) and \
+        getattr(f, "__name__", None) in ("format", "format_map")
 
 
 def eager_type(x: Tracer) -> type:
@@ -63,6 +74,11 @@ def type_query(f, args: tuple, kwargs: dict):
 def conversion_call(f, args: tuple, kwargs: dict):
     """`f(*args, **kwargs)` staged where `f` converts a traced value to a number;
     NotImplemented where it does not."""
+    if (f in _TEXT or _formats_text(f)) and holds_traced((args, tuple(kwargs.values()))):
+        name = "str.format" if _formats_text(f) else f"{f.__name__}()"
+        raise TracingError(   # `str(x)`, `str([x, y])`: eager's text is the values'
+            f"a traced value is known only when the graph runs, so {name} of it cannot "
+            f"give eager code's text{location_note(user_source())}; {HINTS['text']}")
     if kwargs or not args or not any(isinstance(x, Tracer) for x in args):
         return NotImplemented
     name = NAMES.get(f)

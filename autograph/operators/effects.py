@@ -29,6 +29,7 @@ import numpy as np
 from autograph_runtime import Tracer, current_builder
 from autograph_runtime.ops.effects import assert_ as staged_assert
 from autograph_runtime.ops.effects import print_ as staged_print
+from autograph_runtime.texts import FormattedText, render
 from autograph_runtime.tracer import read_if_variable
 
 from .exceptions import refuse_if_caught
@@ -38,17 +39,41 @@ from .undefined import ld
 def assert_(condition, message_fn=None):
     """`assert condition, message`: the message is evaluated only when needed."""
     condition = read_if_variable(condition)
+    message = None
     if not isinstance(condition, Tracer):
         if condition:
             return
         builder = current_builder()
-        if builder is None or builder.parent is None:
-            raise AssertionError(message_fn()) if message_fn is not None else AssertionError
-        # in a staged body: fail only when the graph runs the body
+        message = message_fn() if message_fn is not None else None
+        if builder is None or builder.parent is None and not isinstance(message, FormattedText):
+            raise AssertionError(message) if message_fn is not None else AssertionError
+        # in a staged body (or a message of traced values): fail when the graph runs
         condition = Tracer(builder, builder.const(np.asarray(False)))
-    message = message_fn() if message_fn is not None else None
-    refuse_if_caught(AssertionError(*([] if message is None else [message])), "of a staged assert")
+    elif message_fn is not None:
+        message = message_fn()
+    text = None if message is None or isinstance(message, FormattedText) else message
+    refuse_if_caught(AssertionError(*([] if text is None else [text])), "of a staged assert")
     staged_assert(condition, message)
+
+
+def fstring(*parts):
+    """An f-string in converted code: `f"m={m:.3f}"` is `fstring("m=", (m, None, ".3f"))`.
+
+    Python's text where no field is traced; else a `FormattedText`, which `print`
+    and an `assert`'s message format when the graph runs (any other use raises
+    `TracingError`: the text exists only then)."""
+    fields = [p for p in parts if type(p) is tuple]
+    values = [read_if_variable(v) for v, _, _ in fields]
+    numbered, k = [], 0
+    for part in parts:   # each field as (its place among the fields, conversion, spec)
+        numbered.append(part if type(part) is not tuple else (k, part[1], part[2]))
+        k += type(part) is tuple
+    if not any(isinstance(v, (Tracer, FormattedText)) for v in values):
+        return render(tuple(numbered), values)   # Python's own text
+    if any(type(spec) is not str for _, _, spec in fields) or \
+            any(isinstance(v, FormattedText) for v in values):
+        FormattedText((), [])._needs_text()   # a traced format spec, a nested text
+    return FormattedText(tuple(numbered), values)
 
 
 def print_(*values, sep=" ", end="\n", file=None, flush=False):

@@ -443,20 +443,26 @@ def settle_list_types(state, body_fn):
 
 def list_comp(iterable, element, condition=None, lazy=False):
     """`[element(v) for v in iterable if condition(v)]` (a generator when `lazy`):
-    a staged loop building a `TracedList` when `iterable` is one."""
+    a staged loop building a `TracedList` when `iterable` is one, or a traced array
+    filtered by a condition (`[v for v in x if v > 0]`: its length known when the
+    graph runs)."""
+    from .conditionals import if_stmt
+    from .loops import TracedRange, TracedZip, for_stmt
     iterable = read_if_variable(iterable)
-    if not isinstance(iterable, TracedList):
+    staged = isinstance(iterable, TracedList) or condition is not None and (
+        isinstance(iterable, (TracedRange, TracedZip))
+        or isinstance(iterable, Tracer) and iterable.ndim > 0)
+    if not staged:   # Python's comprehension (a traced array unrolled by its items)
         values = (element(v) for v in iterable if condition is None or condition(v))
         return values if lazy else list(values)
-    from .conditionals import if_stmt
-    from .loops import for_stmt
 
     def body(item, out):
         if condition is None:
             return (list_append(out, element(item)),)
         return if_stmt(condition(item), lambda out: (list_append(out, element(item)),),
                        lambda out: (out,), (out,), ("comprehension",))
-    empty = TracedList(Placeholder("list"), ListFacts(None, iterable.facts.may_be_empty))
+    may_be_empty = condition is not None or iterable.facts.may_be_empty  # none may be kept
+    empty = TracedList(Placeholder("list"), ListFacts(None, may_be_empty))
     return for_stmt(iterable, None, body, (empty,), ("comprehension",))[0]
 
 
@@ -485,6 +491,20 @@ def _extreme(reduce, what):
         stack = target.nonempty(ValueError(f"{what} iterable argument is empty"))
         return target.element(reduce(stack), f"{what} of")
     return rule
+
+
+def _next(target, *default):
+    """`next(g, default)` of a generator expression filtering a traced array (a list of
+    unknown length here): its first element, else `default` (else `StopIteration`)."""
+    if not default:
+        return target.element(target.nonempty(StopIteration())[0], "next() of")
+    if is_unbound(target.stack):
+        return default[0]
+    stack = target.stacked()
+    first = lambda: target.element(stack[0], "next() of")  # noqa: E731
+    if not target.facts.may_be_empty:
+        return first()
+    return runtime.cond(dynamic_shape(stack)[0] > 0, first, lambda: default[0])
 
 
 def _array(target, dtype=None):
@@ -518,6 +538,9 @@ _LIST_RULES = {
     list: lambda target: target.copy(),
     sorted: lambda target: target.copy() if is_unbound(target.stack) else
     TracedList(np.sort(_numbers(target, "sorting")), target.facts),
+    any: lambda target: False if is_unbound(target.stack) else np.any(target.stacked()),
+    all: lambda target: True if is_unbound(target.stack) else np.all(target.stacked()),
+    next: _next,
 }
 
 

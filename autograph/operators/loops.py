@@ -42,10 +42,11 @@ def while_stmt(test, body, state: tuple, names: tuple):
     """`while test(*state): state = body(*state)`, staged once the test is traced."""
     undefined = [i for i, value in enumerate(state) if is_undefined(value)]
     if not undefined:
-        return _while(lambda s: test(*s), _staged_body(body), tuple(state), names)
+        return _while(lambda s: test(*s), _staged_body(body, names), tuple(state), names)
     # Variables first bound in the loop: count the steps so a staged loop that
     # runs zero times raises the UnboundLocalError the Python loop would have.
-    final = _while(lambda s: test(*s[1:]), _counting(body), (0, *state), ("steps", *names))
+    final = _while(lambda s: test(*s[1:]), _counting(body, names), (0, *state),
+                   ("steps", *names))
     steps, final = final[0], final[1:]
     if isinstance(steps, Tracer):
         for i in undefined:
@@ -74,18 +75,18 @@ def _while(cond_fn, body_fn, state, names):
         state = body_fn(state)
 
 
-def _staged_body(body):
+def _staged_body(body, names):
     def run(state):
-        with staging():
+        with staging(names):
             out = body(*state)
         refuse_in_loop(out, ())
         return out
     return run
 
 
-def _counting(body):
+def _counting(body, names):
     def run(state):
-        with staging():
+        with staging(names):
             out = (state[0] + 1, *body(*state[1:]))
         refuse_in_loop(out, ())
         return out

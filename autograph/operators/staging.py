@@ -12,19 +12,23 @@ import threading
 
 class _State(threading.local):
     depth = 0
+    threaded = ()   # the innermost staged block's state names
 
 
 _state = _State()
 
 
 @contextlib.contextmanager
-def staging():
-    """Marks the code run inside the block as traced into a staged body."""
+def staging(names: tuple = ()):
+    """Marks the code run inside the block as traced into a staged body, which threads
+    the variables `names` as its state (a `nonlocal` one may be assigned there)."""
     _state.depth += 1
+    outer, _state.threaded = _state.threaded, names
     try:
         yield
     finally:
         _state.depth -= 1
+        _state.threaded = outer
 
 
 @contextlib.contextmanager
@@ -33,11 +37,17 @@ def initializing():
     called by `converted_call`): its writes to the new object happen, in the graph's
     terms, at every run as they do while tracing, so they are not refused."""
     depth, _state.depth = _state.depth, 0
+    threaded, _state.threaded = _state.threaded, ()
     try:
         yield
     finally:
-        _state.depth = depth
+        _state.depth, _state.threaded = depth, threaded
 
 
 def in_staged_block() -> bool:
     return _state.depth > 0
+
+
+def threaded_by_block(name: str) -> bool:
+    """Whether the innermost staged block threads the variable `name` as its state."""
+    return name in _state.threaded

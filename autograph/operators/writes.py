@@ -31,7 +31,7 @@ from autograph_runtime.source import location_note, user_source
 from ..pyct.errors import ConversionError
 from . import composite
 from .array_writes import is_inner, write_array
-from .staging import in_staged_block
+from .staging import in_staged_block, threaded_by_block
 
 
 class _LastInPlace(threading.local):
@@ -142,6 +142,8 @@ slice_ = slice  # `x[1:] = v` -> `x = ag__.setitem(x, ag__.slice_(1, None, None)
 
 
 def check_global_write(name: str):
-    """Called before a `global`/`nonlocal` variable is assigned."""
-    if in_staged_block():
+    """Called before a `global`/`nonlocal` variable is assigned: refused inside a staged
+    block, unless that block threads it as its state (a `nonlocal` variable of the
+    function, or one a closure it calls rebinds: autograph/converters/_state.py)."""
+    if in_staged_block() and not threaded_by_block(name):
         _refuse(f"assigning the global or nonlocal variable {name!r}")

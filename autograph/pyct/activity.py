@@ -9,7 +9,9 @@ they read from outside count as reads; their own locals do not count.
 (['x', 'y', 'z'], ['y', 'z'])
 
 Writing a local array in place modifies it too: `t.fill(v)`, `t.sort()` and
-`np.add(a, b, out=t)` (as `t += 1` does), so a staged block carries `t`.
+`np.add(a, b, out=t)` (as `t += 1` does), so a staged block carries `t`
+(`in_place` says which names only such a call modified: `np.sort(x)` names the
+module `np`, which is no local array).
 
 >>> sorted(activity(gast.parse("t.fill(0); np.add(t, 1, out=u)").body).modified)
 ['t', 'u']
@@ -34,6 +36,7 @@ class Scope:
     read: set = dataclasses.field(default_factory=set)
     modified: set = dataclasses.field(default_factory=set)
     declared_nonlocal: set = dataclasses.field(default_factory=set)
+    in_place: set = dataclasses.field(default_factory=set)   # modified by `t.sort()`, `out=t`
 
 
 class _Activity(ExpressionVisitor):
@@ -61,11 +64,14 @@ class _Activity(ExpressionVisitor):
         if (isinstance(func, gast.Attribute) and func.attr in IN_PLACE_METHODS
                 and isinstance(func.value, gast.Name)):
             self.scope.modified.add(func.value.id)
+            self.scope.in_place.add(func.value.id)
         for keyword in node.keywords:
             if keyword.arg == "out":
                 targets = keyword.value.elts if isinstance(
                     keyword.value, gast.Tuple) else [keyword.value]
-                self.scope.modified.update(t.id for t in targets if isinstance(t, gast.Name))
+                names = {t.id for t in targets if isinstance(t, gast.Name)}
+                self.scope.modified.update(names)
+                self.scope.in_place.update(names)
         self.generic_visit(node)
 
     def visit_Global(self, node):
@@ -164,6 +170,7 @@ def activity(nodes) -> Scope:
         scope.read |= part.read
         scope.modified |= part.modified
         scope.declared_nonlocal |= part.declared_nonlocal
+        scope.in_place |= part.in_place
     return scope
 
 
@@ -173,3 +180,15 @@ def reads(node) -> set:
 
 def modified(nodes) -> set:
     return activity(nodes).modified
+
+
+def binds(nodes) -> set:
+    """The names the code binds: `modified`, less those only written in place
+    (`x = np.sort(x)` binds `x`, not `np`; `t.sort()` binds nothing)."""
+    scope = activity(nodes)
+    if not scope.in_place:
+        return scope.modified
+    nodes = nodes if isinstance(nodes, list) else [nodes]
+    stored = {n.id for node in nodes for n in gast.walk(node)
+              if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)}
+    return scope.modified - (scope.in_place - stored)

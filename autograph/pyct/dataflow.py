@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import gast
 
-from .activity import activity, reads
+from .activity import activity, binds, reads
 from .anno import Static, getanno, setanno
 from .transformer import statements
 
@@ -128,12 +128,12 @@ def _define(node, defined: frozenset, key, merge) -> frozenset:
         return _define_block(node.body, defined | _with_items(node).modified, key, merge)
     if isinstance(node, gast.Try):
         return _define_try(node, defined, key, merge)
-    return defined | activity(node).modified
+    return defined | binds(node)
 
 
 def _define_try(node, defined: frozenset, key, merge) -> frozenset:
     """Names bound after a `try`: its body may stop at any statement for a handler."""
-    interrupted = merge(defined, defined | activity(node.body).modified)
+    interrupted = merge(defined, defined | binds(node.body))
     ends = [_define_block(node.orelse, _define_block(node.body, defined, key, merge), key, merge)]
     for handler in node.handlers:
         ends.append(_define_block(handler.body, interrupted | _handler_name(handler), key, merge))

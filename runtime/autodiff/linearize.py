@@ -130,8 +130,10 @@ def _rule_backward(eqn, args, outs):
 def _missing_rule(eqn):
     def backward(out_cts):
         where = f" (traced from {eqn.source})" if eqn.source else ""
-        raise TracingError(f"no gradient rule for the primitive {eqn.primitive.name!r}{where}; "
-                           f"a gradient cannot flow through it")
+        function = eqn.params.get("function")   # `numpy_call`: NumPy's own, run as it is
+        what = f" ({function}, run as NumPy's own)" if isinstance(function, str) else ""
+        raise TracingError(f"no gradient rule for the primitive {eqn.primitive.name!r}{what}"
+                           f"{where}; a gradient cannot flow through it")
     return backward
 
 

@@ -24,6 +24,7 @@ from . import (  # noqa: F401
     nan_reductions,
     np_linalg,
     np_linalg_composed,
+    numpy_calls,
     overlaps,
     py_function,
     python_block,

@@ -186,6 +186,14 @@ def diverge(error: BaseException, where=None) -> None:
         _filling.builder.eqns[-1].source = where
 
 
+def _wider_text(a: AbstractValue, b: AbstractValue):
+    """Two strings' types (`<U3` and `<U8`: a label one branch or the other gives) join as
+    NumPy's `where` joins them, in the wider; None for any other pair."""
+    if a.dtype.kind == b.dtype.kind == "U" and a.shape == b.shape and not (a.weak or b.weak):
+        return AbstractValue(a.shape, np.result_type(a.dtype, b.dtype))
+    return None
+
+
 def _unify_dtypes(a_graph, b_graph, names) -> dict:
     """Each output gets one type in both branches: where a branch gives a Python number,
     the join `join_weak` gives (the other branch's NumPy dtype where NEP 50 lets it
@@ -197,7 +205,10 @@ def _unify_dtypes(a_graph, b_graph, names) -> dict:
         if a.aval.dtype == b.aval.dtype and a.aval.weak == b.aval.weak:
             continue
         label = names[i] if names and names[i] else None
-        aval = join_weak(a.aval, b.aval)
+        try:
+            aval = join_weak(a.aval, b.aval) or _wider_text(a.aval, b.aval)
+        except TypeError:   # NumPy's DTypePromotionError: a string and a number
+            aval = None
         if aval is None:
             raise PathTypeError(
                 f"{repr(label) if label else f'output {i}'} has dtype {a.aval.dtype} in one branch of a "

@@ -7,7 +7,8 @@ constant `False` that raises the same type with the same text.
 
 Both keep a *template*: the Python parts of their arguments are formatted
 while tracing, the traced parts when the graph runs, so the text is what the
-eager function prints (`print(x)` of an array prints NumPy's own `str`).
+eager function prints (`print(x)` of an array prints NumPy's own `str`; an
+f-string of traced values, `texts.py`'s `FormattedText`, is formatted then).
 """
 from __future__ import annotations
 
@@ -19,14 +20,20 @@ from .. import primitives
 from ..source import is_library_file, original_location
 from ..tracer import Tracer, bind, current_builder
 from ..variable_text import variable_text
+from ..texts import FormattedText, render
 
 
 def _template(values):
-    """("text", ...) for Python values, k for the k-th traced operand, and
-    ("variable", k, name) for a `Variable`, whose k-th operand is a read of it."""
+    """("text", ...) for Python values, k for the k-th traced operand,
+    ("variable", k, name) for a `Variable`, whose k-th operand is a read of it, and
+    ("formatted", parts, k) for a `FormattedText` (an f-string of traced values) whose
+    fields are the operands from k on."""
     parts, operands = [], []
     for value in values:
-        if isinstance(value, Tracer):
+        if isinstance(value, FormattedText):
+            parts.append(("formatted", value.parts, len(operands)))
+            operands.extend(value.values)
+        elif isinstance(value, Tracer):
             parts.append(len(operands))
             operands.append(value)
         elif hasattr(type(value), "__ag_read__"):  # a Variable
@@ -39,6 +46,7 @@ def _template(values):
 
 def _render(template, operands):
     return [str(operands[p]) if not isinstance(p, tuple) else p[1] if p[0] == "text"
+            else render(p[1], operands[p[2]:]) if p[0] == "formatted"
             else variable_text(p[2], operands[p[1]]) for p in template]
 
 

@@ -31,6 +31,7 @@ from .differences import interp_p, require_length_p
 from .effects import assert_p
 from .indexing import getitem_p
 from .joining import concatenate_p, split_p, stack_p
+from .numpy_calls import numpy_call_p
 from .py_function import py_function_p
 from .python_block import python_block_p
 from .python_calls import python_call_p
@@ -56,6 +57,8 @@ primitives.kernel_errors.update({
     from_python_p: (OverflowError, TypeError),
     python_call_p: (ValueError, OverflowError, ZeroDivisionError, TypeError),
     assert_p: lambda eqn: (eqn.params.get("error", AssertionError),),
+    numpy_call_p: (ValueError, IndexError, np.linalg.LinAlgError, ZeroDivisionError,
+                   OverflowError, TypeError),   # any function of NumPy's
     py_function_p: _ANYTHING,
     python_block_p: _ANYTHING,
     **{p: (ValueError,) for p in (

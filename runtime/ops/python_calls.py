@@ -1,7 +1,8 @@
 """Python's own number functions on traced values: `python_call`.
 
 `float(x)`, `int(x)`, `bool(x)`, `complex(x)`, `x.item()` and the `math`
-functions of a traced value give a Python number in eager code; in a graph they
+functions of a traced value give a Python number in eager code (and `sorted` of
+such numbers a list: `python_sorted`, its kernel `sorted` itself); in a graph they
 are `python_call[fn=...]`, whose kernel is that very Python function, so the
 result is the Python number eager code gets (weak: `f64[]~weak` for a float,
 `i64[]~weak` for an int, which `int` truncates toward zero and never wraps) and
@@ -116,3 +117,47 @@ def _round(x, ndigits=None):
     if ndigits is None or x.aval.weak:
         return python_call("round", x, *(() if ndigits is None else (ndigits,)))
     return np.round(x, operator.index(ndigits))
+
+
+def _sorted_rule(*operands, reverse):
+    return [operands[0].aval] * len(operands)
+
+
+python_sorted_p = primitives.define(
+    "python_sorted", _sorted_rule, lambda xp, reverse: lambda *values: sorted(values,
+                                                                               reverse=reverse),
+    multiple_results=True)
+
+
+def _argsort_rule(*keys, reverse):
+    return [python_aval(0)] * len(keys)
+
+
+python_argsort_p = primitives.define(
+    "python_argsort", _argsort_rule, lambda xp, reverse: lambda *keys: sorted(
+        range(len(keys)), key=keys.__getitem__, reverse=reverse), multiple_results=True)
+
+
+def python_argsort(keys, reverse=False) -> list:
+    """The positions of `keys` in Python's sorted order (`sorted(range(n), key=keys[i])`),
+    as traced Python ints: stable, NaN where Python's comparisons leave it."""
+    _one_type(keys, "sorted() by a key")
+    return bind(python_argsort_p, *keys, reverse=bool(reverse))
+
+
+def _one_type(values, what: str) -> None:
+    traced = [x for x in values if isinstance(x, Tracer)]
+    first = traced[0].aval
+    if any(not isinstance(x, Tracer) or x.aval != first or x.ndim for x in values):
+        raise TypeError(
+            f"{what} of traced numbers needs them all of one type, here {first}; got "
+            + ", ".join(str(x.aval) if isinstance(x, Tracer) else type(x).__name__
+                        for x in values))
+
+
+def python_sorted(values, reverse=False) -> list:
+    """Python's `sorted(values)` of numbers some of which are traced, as a list of traced
+    numbers: the kernel is `sorted` itself, so NaN and ties (stable) order as in Python.
+    The numbers must be of one type (a position's type would depend on the values)."""
+    _one_type(values, "sorted()")
+    return bind(python_sorted_p, *values, reverse=bool(reverse))

@@ -12,6 +12,7 @@ with its rules in tables keyed by primitive:
 | `merge_matmuls` | `x @ A + h @ B` (constants `A`, `B`) as one product (floats: opt-in) |
 | `licm` | loop invariants that cannot raise or warn moved out of `while_loop` bodies |
 | `short_sums` | a float `sum` over one short axis as `short_sum`: its slices added, bit for bit |
+| `speculate_predicates` | (lazy backends only: Dask) a staged `and`/`or` of 0-d values that cannot raise as one `where`, one round trip |
 | `prune_dead_code` | (`runtime.effects`) unused equations dropped, every effect kept |
 | `scalar_lowering` | (not in `PIPELINE`: the NumPy tier's code only) a loop's int64 and float64 scalars as Python numbers |
 
@@ -33,6 +34,7 @@ from .licm import licm
 from .merge_matmuls import merge_matmuls
 from .short_sums import short_sums
 from .simplify import simplify
+from .speculate import speculate_predicates
 
 PIPELINE = (
     simplify,          # first: `x * 1` gone exposes common subexpressions and constants
@@ -41,6 +43,7 @@ PIPELINE = (
     merge_matmuls,     # after cse: a product it merged away is read once
     licm,              # after cse: one copy of an invariant to hoist
     short_sums,        # after licm, whose tables know `sum`
+    speculate_predicates,  # lazy backends only; after licm, which hoists from the tests
     prune_dead_code,   # last: the passes above leave the equations they replaced unused
 )
 
@@ -49,12 +52,18 @@ def optimize(graph, backend=None):
     """`graph` through every pass of `PIPELINE`.
 
     Constant folding runs NumPy's kernels, so it is skipped for another
-    `backend` (CuPy), whose kernels the graph would run instead. With
+    `backend` (CuPy), whose kernels the graph would run instead; predicates
+    are speculated on a lazy backend only (Dask: a staged test is a round
+    trip there, and a Python `if` costs nothing on the others). With
     `config.verify_graphs` on, the verifier checks the graph after each pass.
     """
-    numpy_kernels = backend is None or backend.xp is np
+    skipped = set()
+    if not (backend is None or backend.xp is np):
+        skipped.add(constant_folding)
+    if getattr(backend, "truth", None) is None:   # (None: the NumPy tier)
+        skipped.add(speculate_predicates)
     for transform in PIPELINE:
-        if transform is not constant_folding or numpy_kernels:
+        if transform not in skipped:
             graph = transform(graph)
             if config.verify_graphs:
                 verify(graph)

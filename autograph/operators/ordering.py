@@ -1,0 +1,101 @@
+"""`max`, `min`, `sorted` and `list.sort` of traced numbers, as Python orders them.
+
+Python's `max` keeps the first argument and replaces it by each later one
+that compares greater: `cur = x if x > cur else cur`, one staged conditional
+expression per argument (`conditionals.if_exp`). So the answer is Python's,
+NaN included (`max(nan, 1.0)` is nan, `max(1.0, nan)` is 1.0) and ties keep
+the first (`max(0.0, -0.0)` is 0.0), and mixing a traced int with a float
+is the same `PathTypeError` as `x if c else 1.0`. The clamp real code writes,
+`min(max(i, 0), n - 1)` for a traced `i`, is staged; so are `max(xs)` and
+`min(xs)` of a list, tuple or generator of numbers. `key=` and `default=`, and arrays
+(whose truth Python refuses), are left to Python.
+
+`sorted(xs)` and `xs.sort()` of a list of traced numbers of one type stage
+`python_sorted`, whose kernel is Python's `sorted` (`runtime.ops.python_calls`):
+stable, and NaN where Python's comparisons leave it; `sorted(range(n),
+key=lambda i: x[i])`, the argsort idiom, stages `python_argsort` of the keys.
+
+    >>> import numpy as np
+    >>> import autograph as ag
+    >>> @ag.convert
+    ... def clamp(i, n):
+    ...     return min(max(i, 0), n - 1)
+    >>> [int(clamp(np.int64(k), 4)) for k in (-2, 2, 9)]
+    [0, 2, 3]
+    >>> @ag.convert
+    ... def middle(x):
+    ...     values = [float(v) for v in x]
+    ...     values.sort()
+    ...     return values[len(values) // 2]
+    >>> float(middle(np.array([5.0, -1.0, 2.0])))
+    2.0
+"""
+from __future__ import annotations
+
+import operator
+import types
+
+from autograph_runtime import Tracer
+from autograph_runtime.ops.python_calls import python_argsort, python_sorted
+
+from .conditionals import if_exp
+
+_PICKS = {max: operator.gt, min: operator.lt}
+
+
+def ordering_call(f, args: tuple, kwargs: dict):
+    """`max(...)`, `min(...)`, `sorted(xs)` and `xs.sort()` staged where a value is a traced
+    number; else NotImplemented (Python's own call)."""
+    if f is sorted or _is_list_sort(f):
+        return _sorting(f, args, kwargs)
+    better = _PICKS.get(f)
+    if better is None or not args:
+        return NotImplemented
+    if len(args) == 1 and isinstance(args[0], types.GeneratorType):   # consumed here, once:
+        items = tuple(args[0])                                        # `max(g)` consumes it
+        if kwargs or not any(isinstance(v, Tracer) for v in items):
+            return f(items, **kwargs)
+        args = (items,)
+    if kwargs:
+        return NotImplemented
+    values = tuple(args[0]) if len(args) == 1 and type(args[0]) in (list, tuple) else args
+    if len(values) < 2 and len(args) == 1 or not any(
+            isinstance(v, Tracer) for v in values) or any(
+            isinstance(v, Tracer) and v.ndim for v in values):
+        return NotImplemented
+    current = values[0]
+    for value in values[1:]:
+        current = if_exp(better(value, current), lambda v=value: v, lambda c=current: c)
+    return current
+
+
+def _is_list_sort(f) -> bool:
+    return getattr(f, "__name__", None) == "sort" and type(getattr(f, "__self__", None)) is list
+
+
+def _sorting(f, args, kwargs):
+    values = f.__self__ if f is not sorted else args[0] if len(args) == 1 else None
+    if f is sorted and type(values) is range and set(kwargs) <= {"key", "reverse"} and \
+            kwargs.get("key") is not None:
+        return _sorted_range(values, **kwargs)
+    if type(values) not in (list, tuple) or set(kwargs) - {"reverse"} or \
+            (f is not sorted and args) or not any(isinstance(v, Tracer) for v in values):
+        return NotImplemented
+    ordered = python_sorted(values, **kwargs)
+    if f is sorted:
+        return ordered
+    values[:] = ordered   # `xs.sort()`: the list itself, in place
+    return None
+
+
+def _sorted_range(items: range, key, reverse=False) -> list:
+    """`sorted(range(...), key=f)`, the argsort idiom: the keys computed (the key function
+    converted), ordered by Python's `sorted` when they are traced numbers."""
+    from .calls import converted_call   # (calls asks this module first)
+    keys = [converted_call(key, (item,), {}) for item in items]
+    if not any(isinstance(k, Tracer) for k in keys):   # Python's order of Python keys
+        return [items[i] for i in sorted(range(len(keys)), key=keys.__getitem__,
+                                         reverse=reverse)]
+    order = python_argsort(keys, reverse)
+    plain = (items.start, items.step) == (0, 1)
+    return [p if plain else items.start + p * items.step for p in order]

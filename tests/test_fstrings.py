@@ -1,0 +1,88 @@
+"""f-strings of traced values in converted code: formatted when the graph runs, for `print`
+and `assert` messages, as eager code formats them; other uses of their text, and `str()`
+of a traced value, are a `TracingError` (never the text of a tracer)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+
+def _report(x, n):
+    total = 0.0
+    width = 8
+    for i in range(n):
+        total = total + x[i]
+        print(f"step {i}: total={total:.2f} {total!r} [{x[i]:>{width}.3f}] {'ok'!s:^6}")
+    print(f"done {n=}", f"{x.shape}", f"{{braces}} {n}")
+    return total
+
+
+def test_printed_f_strings_are_eagers(capsys):
+    x, n = np.array([1.5, -2.25, 3.0]), np.int64(3)
+    _report(x, n)
+    want = capsys.readouterr().out
+    f = ag.convert(_report)
+    f(x, n)
+    assert capsys.readouterr().out == want
+    f(x * 2, n)   # the graph again: the text follows the values
+    _report(x * 2, n)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:len(printed) // 2] == printed[len(printed) // 2:]
+
+
+def _checked(x):
+    s = x.sum()
+    assert s < 10, f"sum {s:.1f} of {x.size} values is too big"
+    return s
+
+
+def test_an_assert_message_f_string_is_formatted_when_it_fails():
+    f = ag.convert(_checked)
+    assert f(np.ones(3)) == 3.0
+    with pytest.raises(AssertionError, match=r"^sum 12\.0 of 3 values is too big"):
+        f(np.full(3, 4.0))
+
+
+def _always_fails(x):
+    assert False, f"x[0] is {x[0]}"
+
+
+def test_a_failing_assert_with_a_traced_message_fails_at_every_call_with_its_text():
+    f = ag.convert(_always_fails)
+    for value in (1.0, 2.5):
+        with pytest.raises(AssertionError, match=f"^x\\[0\\] is {value}"):
+            f(np.array([value]))
+
+
+def _python_values_only(x):
+    return f"{x.shape[0]:03d}|{x.dtype}|{'a'!r}"
+
+
+def test_an_f_string_of_python_values_is_pythons_string():
+    assert ag.convert(_python_values_only)(np.ones(4)) == "004|float64|'a'"
+
+
+@pytest.mark.parametrize("body", [
+    lambda x: f"{x.sum()}" + "!",
+    lambda x: len(f"{x.sum()}"),
+    lambda x: f"{x.sum()}".upper(),
+    lambda x: str(x.sum()),
+    lambda x: repr(x.sum()),
+    lambda x: "%s" % x.sum(),
+    lambda x: "{}".format(x.sum()),
+    lambda x: str([x[0], x[1]]),
+], ids=["concatenated", "len", "method", "str", "repr", "percent", "format", "list"])
+def test_the_text_of_a_traced_value_is_refused_not_made_up(body):
+    def f(x):
+        return body(x)
+    with pytest.raises(ag.TracingError, match="only when the graph runs"):
+        ag.convert(f)(np.ones(3))
+
+
+def test_returning_an_f_string_of_traced_values_is_refused_naming_the_function():
+    def labelled(x):
+        return f"{x.mean():.3f}"
+    with pytest.raises(ag.TracingError, match="'labelled' cannot give it as a result"):
+        ag.convert(labelled)(np.ones(3))

@@ -1,0 +1,96 @@
+"""Python's `max`, `min`, `sorted` and `list.sort` of traced numbers
+(autograph/operators/ordering.py), each against eager Python on NumPy scalars."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import autograph as ag
+
+SPECIAL = [(1.0, np.nan, 0.5), (np.nan, 1.0, 2.0), (0.0, -0.0, -0.0), (-0.0, 0.0, 1.0),
+           (3.0, 2.0, 3.0), (2.0, np.nan, -1.0, np.nan, 0.5)]
+
+
+def _clamp(i, n):
+    return min(max(i, 0), n - 1)
+
+
+def test_a_clamped_index_is_pythons():
+    f = ag.convert(_clamp)
+    for k in (-3, 0, 2, 7):
+        assert int(f(np.int64(k), 5)) == _clamp(k, 5)
+
+
+def _extremes(*values):
+    return max(*values), min(list(values)), max(values[::-1])
+
+
+def _same_numbers(want, got):
+    assert len(want) == len(got)
+    for w, g in zip(want, got):
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("values", SPECIAL, ids=range(len(SPECIAL)))
+def test_max_and_min_pick_as_python_does(values):
+    args = [np.float64(v) for v in values]
+    _same_numbers(_extremes(*args), ag.convert(_extremes)(*args))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan, 3.0]),
+                min_size=2, max_size=5))
+def test_generated_numbers_order_as_python_orders_them(values):
+    args = [np.float64(v) for v in values]
+    _same_numbers(_extremes(*args), ag.convert(_extremes)(*args))
+    for want, got in zip(_sort_methods(*args), ag.convert(_sort_methods)(*args)):
+        _same_numbers(want, got)
+
+
+def _sort_methods(*values):
+    items = [float(v) for v in values]
+    items.sort()
+    backwards = sorted(values, reverse=True)
+    return items, backwards
+
+
+@pytest.mark.parametrize("values", SPECIAL, ids=range(len(SPECIAL)))
+def test_sorted_and_list_sort_order_as_python_does(values):
+    args = [np.float64(v) for v in values]
+    want = _sort_methods(*args)
+    got = ag.convert(_sort_methods)(*args)
+    for w_list, g_list in zip(want, got):
+        _same_numbers(w_list, g_list)
+
+
+def test_sorted_of_mixed_types_is_refused_naming_them():
+    def f(x):
+        return sorted([x, 1.0])
+    with pytest.raises(TypeError, match=r"sorted\(\) of traced numbers needs them all of one "
+                                        r"type, here f64\[\]; got f64\[\], float"):
+        ag.convert(f)(np.float64(2.0))
+
+
+def _argsorts(x):
+    n = x.shape[0]
+    up = sorted(range(n), key=lambda i: x[i])
+    down = sorted(range(1, 2 * n + 1, 2), key=lambda i: x[i // 2], reverse=True)
+    fixed = sorted(range(n), key=lambda i: -i)   # Python keys: Python's own sort
+    return up, down, fixed
+
+
+@pytest.mark.parametrize("values", SPECIAL, ids=range(len(SPECIAL)))
+def test_the_argsort_idiom_orders_as_python_does(values):
+    x = np.array(values)
+    want, got = _argsorts(x), ag.convert(_argsorts)(x)
+    for w_list, g_list in zip(want, got):
+        assert [int(g) for g in g_list] == w_list
+
+
+def test_sorted_of_a_list_with_a_key_is_left_to_python_and_explained():
+    def f(x):
+        return sorted([0, 1, 2], key=lambda i: x[i])
+    with pytest.raises(ag.TracingError, match="comparisons of a key= function"):
+        ag.convert(f)(np.array([3.0, 1.0, 2.0]))
