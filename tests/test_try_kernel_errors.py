@@ -413,3 +413,27 @@ def test_a_gradient_through_a_try_that_stays_traced():
         return y
     x = np.array([0.1, 0.2])
     np.testing.assert_allclose(ag.grad(f)(x, {"scale": 2.0}), 2 * np.cos(x))
+
+
+def guarded_loss(x):
+    try:
+        y = np.sum(np.sin(x) * 2.0)   # float arithmetic: raises only under errstate "raise"
+    except Exception:
+        y = np.sum(x)
+    return y
+
+
+def test_except_exception_around_float_arithmetic_stays_traced_and_differentiable():
+    x = np.array([0.1, 0.2])
+    converted = _check(guarded_loss, (x,))
+    assert "python_block" not in _graph_text(converted, x)
+    np.testing.assert_allclose(ag.grad(guarded_loss)(x), 2 * np.cos(x))
+
+
+def test_traced_under_a_raising_errstate_it_runs_as_python():
+    with np.errstate(divide="raise"):
+        converted = ag.convert(divide_or_zero)
+        x, y0, y1 = np.ones(2), np.zeros(2), np.full(2, 2.0)
+        for y in (y0, y1):
+            _same(_outcome(converted, x, y), _outcome(divide_or_zero, x, y))
+        assert "python_block" in _graph_text(converted, x, y0)

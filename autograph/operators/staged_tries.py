@@ -2,7 +2,8 @@
 
 NumPy raises some errors only when the graph runs: `LinAlgError` of a singular
 matrix, `IndexError` of a traced index, `ZeroDivisionError` of a Python number,
-`FloatingPointError` under `np.errstate(all="raise")`. A Python `try` around
+`FloatingPointError` where the `try` is traced under (or holds) a raising
+`np.errstate`. A Python `try` around
 the tracing cannot catch them. So where a `try`'s handlers catch a type that
 a kernel of its body may raise (`autograph_runtime.ops.kernel_errors`), or an
 error a staged `raise`/`assert` of its body raises, the WHOLE statement,

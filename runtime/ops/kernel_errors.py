@@ -1,8 +1,12 @@
 """Which exceptions a primitive's kernel may raise when the graph runs.
 
 `primitives.kernel_errors[p]` is a tuple of exception types, or a function of
-the equation giving one. Every kernel may raise `FloatingPointError` (under
-the caller's `np.errstate(all="raise")`), and `ValueError`/`IndexError` where
+the equation giving one. Every kernel may raise `FloatingPointError` where
+NumPy's errors raise: inside a traced `np.errstate(...="raise")` block, or
+where the `try` is traced under such an errstate (`np.geterr()` then: a graph
+traced under the default errstate and run under a raising one keeps its `try`
+traced, and a `FloatingPointError` passes its handler), and every kernel may
+raise `ValueError`/`IndexError` where
 a shape is known only when the graph runs (broadcasting, a reshape); the table
 adds what each kernel raises beyond that (`LinAlgError` of `np.linalg`,
 `IndexError` of a traced index, Python's `ZeroDivisionError`, a staged `raise`).
@@ -29,6 +33,7 @@ from . import np_linalg as la
 from .counting import bincount_p, histogram_p, searchsorted_p
 from .differences import interp_p, require_length_p
 from .effects import assert_p
+from .errstate import errstate_p
 from .indexing import getitem_p
 from .joining import concatenate_p, split_p, stack_p
 from .numpy_calls import numpy_call_p
@@ -68,23 +73,29 @@ primitives.kernel_errors.update({
 })
 
 
-def errors_of(eqn) -> tuple:
-    """The exception types `eqn`'s own kernel may raise (not those of its subgraphs)."""
+def errors_of(eqn, errors_raise: bool = True) -> tuple:
+    """The exception types `eqn`'s own kernel may raise (not those of its subgraphs),
+    `FloatingPointError` among them where NumPy's floating-point errors raise."""
     rule = primitives.kernel_errors.get(eqn.primitive, ())
     own = rule(eqn) if callable(rule) else rule
     shapes = [a.aval.shape for a in [*eqn.inputs, *eqn.outputs] if hasattr(a, "aval")]
     unknown = _UNKNOWN_SHAPES if any(None in s for s in shapes) else ()
-    return _ALWAYS + unknown + tuple(own)
+    return (_ALWAYS if errors_raise else ()) + unknown + tuple(own)
 
 
-def raising(eqns, caught: tuple):
+def raising(eqns, caught: tuple, errors_raise=None):
     """The first of `eqns` (or of their subgraphs) whose kernel may raise what `caught`
-    catches; None where none may."""
+    catches; None where none may. `errors_raise`: whether NumPy's floating-point errors
+    raise (by default, as `np.geterr()` says now: the errstate the `try` is traced in)."""
+    if errors_raise is None:
+        errors_raise = "raise" in np.geterr().values()
     for eqn in eqns:
-        if any(issubclass(error, caught) for error in errors_of(eqn)):
+        if any(issubclass(error, caught) for error in errors_of(eqn, errors_raise)):
             return eqn
+        inner = errors_raise or eqn.primitive is errstate_p and "raise" in dict(
+            eqn.params["modes"]).values()
         for graph in eqn.subgraphs():
-            found = raising(graph.eqns, caught)
+            found = raising(graph.eqns, caught, inner)
             if found is not None:
                 return found
     return None
