@@ -35,6 +35,7 @@ from autograph_runtime.source import user_stacklevel
 
 from . import operators, trace_log
 from .operators.calls import is_do_not_convert
+from .converters import suppress
 from .converters._blocks import contains
 from .converters.context import Context
 from .pipeline import PIPELINE
@@ -99,7 +100,10 @@ def _becomes_control_flow(block) -> bool:
 
 
 def _suppresses(node) -> bool:
-    """Whether a `with` uses `contextlib.suppress`, the manager known to swallow exceptions."""
+    """Whether a `with` uses `contextlib.suppress`, the manager known to swallow exceptions,
+    other than alone (which the `suppress` converter makes a `try`)."""
+    if suppress.rewritable(node):
+        return False
     for item in node.items:
         call = item.context_expr
         func = call.func if isinstance(call, gast.Call) else None

@@ -16,12 +16,15 @@ from .converters import (
                          print_assert,
                          returns,
                          shapes,
+                         suppress,
                          tries,
                          whiles,
                          writes,
 )
 
 PIPELINE = (
+    # `with contextlib.suppress(E):` is `try: ... except E: pass` for all that follows.
+    ("suppress", suppress),
     # Item, attribute and global writes first, while targets are still plain.
     ("writes", writes),
     # `xs.append(v)` rebinds xs, so loops below see the list as state they change.

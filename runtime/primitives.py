@@ -45,6 +45,8 @@ The rules of higher-order primitives (those holding subgraphs in their params):
   says why an equation cannot be saved (None where it can).
 - `hidden_params[p]`: names of params that printing leaves out (bookkeeping
   the subgraphs already show).
+- `kernel_errors[p]`: the exception types p's kernel may raise when the graph runs
+  beyond those every kernel may (`runtime.ops.kernel_errors`).
 """
 from __future__ import annotations
 
@@ -93,6 +95,7 @@ onnx_lowerings: dict = {}  # filled by runtime.onnx: how an ONNX model computes 
 load_rules: dict = {}
 save_rules: dict = {}
 hidden_params: dict = {}
+kernel_errors: dict = {}  # filled by runtime.ops.kernel_errors: what each kernel may raise
 registry: dict[str, Primitive] = {}
 
 

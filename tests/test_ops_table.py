@@ -357,6 +357,7 @@ TESTED_ELSEWHERE = {
     "scalar": "tests/test_scalar_lowering.py",
     "as_layout": "tests/test_conversions.py",
     "short_sum": "tests/test_passes_short_sums.py",   # made by a pass, never traced
+    "python_block": "tests/test_try_kernel_errors.py",  # a converted `try` statement
     "numpy_call": "tests/test_numpy_calls.py",   # NumPy's own, for what has no row
     "python_sorted": "tests/test_ordering_builtins.py",
     "python_argsort": "tests/test_ordering_builtins.py",

@@ -1,4 +1,4 @@
-"""`try`: stays a Python statement, with two additions (autograph/operators/exceptions.py).
+"""`try`: stays a Python statement, with additions (autograph/operators/exceptions.py).
 
     try:                                 try:
         if x > 0:                            with ag__.try_region(lambda: (ValueError,), 'f.py:5'):
@@ -10,11 +10,29 @@
 
 `try_region` names the types the handlers catch, so that an error the graph
 would raise when it runs (a staged `raise`, `assert`, or an error of a staged
-branch) is refused while tracing rather than escaping the handler. Where the
-body holds converted control flow (an `if`, a loop, or the guard a lowered
-jump left), each handler, and a `finally` by an added `except BaseException:
-... raise`, first reads back the values the body's generated functions held
-when the exception left them (`caught`), as Python would have them.
+branch) is refused while tracing rather than escaping the handler. Where a
+handler may catch an error NumPy's kernels raise when the graph runs
+(`except ValueError`, `IndexError`, `ArithmeticError`, `LinAlgError`,
+`Exception`, a bare `except`, a type named by an expression), the statement
+becomes a function of the values it reads, giving those it assigns, called by
+`ag__.try_stmt` (`operators/staged_tries.py`), which traces it as it is or
+stages it to run as Python when the graph runs:
+
+    try:                                 inv = ag__.Undefined('inv')
+        inv = np.linalg.inv(m)           def try_stmt(inv, m):
+    except np.linalg.LinAlgError:  ->        try:
+        inv = np.full_like(m, np.nan)            with ag__.try_region(...): inv = ...
+                                             except np.linalg.LinAlgError:
+                                                 inv = ...
+                                             return (inv,)
+                                         inv, = ag__.try_stmt(try_stmt, (inv, m), ('inv', 'm'),
+                                                              ('inv',), lambda: (...), 'f.py:5')
+
+Where the body holds converted control flow (an `if`, a loop, or the guard a
+lowered jump left), each handler, and a `finally` by an added `except
+BaseException: ... raise`, first reads back the values the body's generated
+functions held when the exception left them (`caught`), as Python would have
+them.
 """
 from __future__ import annotations
 
@@ -25,6 +43,7 @@ from ..pyct.activity import activity
 from ..pyct.dataflow import analyze
 from ..pyct.transformer import StatementTransformer
 from . import _state
+from ._blocks import contains
 
 
 def becomes_control_flow(block) -> bool:
@@ -39,6 +58,24 @@ def _handled(handlers):
              for h in handlers]
     return templates.replace_as_expression(
         "lambda: types", types=gast.Tuple(elts=types, ctx=gast.Load()))
+
+
+# Handler types that may catch what a kernel raises when the graph runs (by their last name).
+_KERNEL_CATCHERS = frozenset((
+    "BaseException", "Exception", "ArithmeticError", "ZeroDivisionError", "FloatingPointError",
+    "OverflowError", "LookupError", "IndexError", "ValueError", "LinAlgError", "AxisError",
+    "AssertionError"))
+
+
+def _may_catch_kernel_errors(handlers) -> bool:
+    for handler in handlers:
+        kinds = handler.type.elts if isinstance(handler.type, gast.Tuple) else [handler.type]
+        for kind in kinds:
+            name = kind.id if isinstance(kind, gast.Name) else \
+                kind.attr if isinstance(kind, gast.Attribute) else None
+            if kind is None or name is None or name in _KERNEL_CATCHERS:
+                return True
+    return False
 
 
 def _may_catch_ours(handler) -> bool:
@@ -62,12 +99,14 @@ def _read_after_an_exception(node) -> frozenset:
 
 
 class _Tries(StatementTransformer):
-    def __init__(self, ctx, outer):
+    def __init__(self, ctx, outer, closures):
         self.ctx = ctx
         self.outer = outer
+        self.closures = closures
 
     def visit_Try(self, node):
         state = self._state(node)  # before the inner statements change under it
+        staged = self._staged_state(node) if _may_catch_kernel_errors(node.handlers) else None
         self.generic_visit(node)
         handlers = list(node.handlers)
         if not state:  # only the project's own errors must pass the handlers that catch them
@@ -86,7 +125,49 @@ class _Tries(StatementTransformer):
             node.body = templates.replace(
                 "with ag__.try_region(handled, where):\n    body", handled=_handled(handlers),
                 where=gast.Constant(value=f"{filename}:{line}", kind=None), body=node.body)
+            if staged is not None:
+                return self._as_function(node, staged, handlers, f"{filename}:{line}")
         return node
+
+    def _staged_state(self, node):
+        """(the names the statement reads, those it assigns that are read after it), or
+        None where it cannot become a function (it jumps out, or deletes a name)."""
+        if contains(node.body + node.orelse + node.finalbody + [
+                s for h in node.handlers for s in h.body],
+                (gast.Return, gast.Break, gast.Continue, gast.Delete, gast.Yield,
+                 gast.YieldFrom), into_loops=False) or \
+                contains([node], (gast.Return, gast.Delete), into_loops=True):
+            return None
+        info = activity(node)
+        modified = set(info.modified) - set(self.outer)
+        maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_IN, frozenset())
+        reads = (set(info.read) & set(maybe)) - set(self.outer)
+        live = anno.getanno(node, anno.Static.LIVE_OUT, frozenset())
+        captured = self.closures.outside(node) - set(self.outer)
+        outs = _state._in_order(modified & (set(live) | set(captured)), [node])
+        return _state._in_order(reads | modified, [node]), outs, captured
+
+    def _as_function(self, node, staged, handlers, where):
+        reads, outs, captured = staged
+        name = self.ctx.namer.new("try_stmt")
+        parameters, entry = _state.parameters(reads, captured, self.ctx.namer)
+        function = templates.replace(
+            "def name(parameters):\n    declarations\n    statement\n    return outs",
+            name=name, parameters=parameters, statement=[node],
+            declarations=_state.outer_declarations(self.outer, [node]) + entry(),
+            outs=gast.Tuple(elts=[gast.Name(id=n, ctx=gast.Load(), annotation=None,
+                                            type_comment=None) for n in outs], ctx=gast.Load()))
+        call = templates.replace(
+            "outs = ag__.try_stmt(name, reads, read_names, out_names, handled, where)",
+            name=name, outs=gast.Tuple(elts=[gast.Name(id=n, ctx=gast.Store(), annotation=None,
+                                                       type_comment=None) for n in outs],
+                                       ctx=gast.Store()),
+            reads=gast.Tuple(elts=[gast.Name(id=n, ctx=gast.Load(), annotation=None,
+                                             type_comment=None) for n in reads],
+                             ctx=gast.Load()),
+            read_names=_state.names_tuple(reads), out_names=_state.names_tuple(outs),
+            handled=_handled(handlers), where=gast.Constant(value=where, kind=None))
+        return _state.initializers(node, reads) + function + call
 
     def _name(self, handler) -> str:
         """The name the handler binds the exception to (one is made up where it has none)."""
@@ -115,4 +196,4 @@ class _Tries(StatementTransformer):
 
 def transform(node, ctx):
     analyze(node, gast.Try)
-    return _Tries(ctx, _state.declared_outer(node)).visit(node)
+    return _Tries(ctx, _state.declared_outer(node), _state.Closures.of(node)).visit(node)

@@ -4,12 +4,13 @@ from .calls import converted_call
 from .conditionals import if_exp, if_stmt
 from .conversions import getitem
 from .effects import assert_, fstring, print_
-from .exceptions import caught, try_region
+from .exceptions import caught, suppressed, try_region
 from .lists import list_append, list_comp
 from .local_arrays import method_in_place, out_call
 from .logical import and_, compare_chain, not_, or_
 from .loops import enumerate_, for_stmt, range_, while_stmt, zip_
 from .shapes import shape_of, size_of
+from .staged_tries import try_stmt
 from .undefined import Placeholder, Undefined, bound_or_undefined, ld, returned, returned_none
 from .writes import augmented, check_global_write, setattr_, setitem, slice_
 
@@ -18,5 +19,5 @@ __all__ = [
     "check_global_write", "compare_chain", "converted_call", "enumerate_", "for_stmt", "getitem", "if_exp",
     "if_stmt", "index_trick", "ld", "list_append", "list_comp", "method_in_place", "not_", "or_",
     "out_call", "print_", "range_", "returned", "returned_none", "setattr_", "setitem", "shape_of", "size_of", "slice_",
-    "try_region", "while_stmt", "zip_",
+    "suppressed", "try_region", "try_stmt", "while_stmt", "zip_",
 ]

@@ -16,9 +16,11 @@ things make it keep Python's meaning around converted control flow:
   an error raised inside the running graph, which it cannot: inside
   `try_region(handled, where)` such an error of a handled type is refused with
   a `TracingError` naming the `except`, while tracing, instead of escaping
-  the handler at run time. Errors raised while tracing code that runs
-  unconditionally are caught while tracing, as eagerly (the handler's code is
-  traced instead).
+  the handler at run time; where the `try` became `ag__.try_stmt` (its
+  handlers may catch what a kernel raises, `staged_tries.py`), the statement
+  runs as Python when the graph runs instead, and its handler catches it.
+  Errors raised while tracing code that runs unconditionally are caught while
+  tracing, as eagerly (the handler's code is traced instead).
 
 >>> import numpy as np
 >>> import autograph as ag
@@ -52,7 +54,7 @@ from autograph_runtime.source import is_library_file, location_note, user_source
 from ..pyct.errors import ConversionError
 
 # The functions the converters generate for control-flow bodies (`if_true_1`, ...).
-_GENERATED = re.compile(r"(if_true|if_false|loop_body|loop_test|extra_test)(_\d+)?$")
+_GENERATED = re.compile(r"(if_true|if_false|loop_body|loop_test|extra_test|try_stmt)(_\d+)?$")
 
 
 class _Regions(threading.local):
@@ -61,6 +63,32 @@ class _Regions(threading.local):
 
 
 _regions = _Regions()
+
+
+class Probe:
+    """A `try` statement being traced: whether it must run as Python in the graph."""
+
+    def __init__(self, where: str):
+        self.where = where
+        self.staged_error = False   # a staged `raise`/`assert` its handlers would catch
+
+
+class _Probes(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+probes = _Probes()
+
+
+def staging_instead(where: str) -> bool:
+    """Whether the `try` at `where` is being traced to run as Python when a staged error
+    of its body says so (instead of refusing the error: `refuse_if_caught`)."""
+    for probe in reversed(probes.stack):
+        if probe.where == where:
+            probe.staged_error = True
+            return True
+    return False
 
 
 @contextlib.contextmanager
@@ -82,6 +110,8 @@ def refuse_if_caught(error: BaseException, what: str = "it") -> None:
         except Exception:  # noqa: BLE001 - a handler type Python would only read on a raise
             types = BaseException
         if isinstance(error, types):
+            if staging_instead(where):  # the statement runs as Python in the graph
+                return
             at = location_note(raised_at(error) or user_source())
             raise TracingError(
                 f"{type(error).__name__}({error}) {what}{at} is "
@@ -128,6 +158,14 @@ def _values_at_raise(error: BaseException, frame) -> dict:
             values.update(tb.tb_frame.f_locals)
         tb = tb.tb_next
     return values
+
+
+def suppressed(manager, types: tuple) -> tuple:
+    """The types `with manager(*types):` suppresses, where it is `contextlib.suppress`."""
+    if manager is not contextlib.suppress:
+        raise TypeError(f"autograph converted `with {getattr(manager, '__name__', manager)}"
+                        f"(...)` as `contextlib.suppress`, which it is not; rename it")
+    return types
 
 
 def caught(error: BaseException, values: tuple, names: tuple) -> tuple:

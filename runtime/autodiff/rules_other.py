@@ -1,6 +1,7 @@
 """Rules of `sort` (the cotangent goes back through the inverse permutation), `real` and
 `imag` of real arrays (the cotangent, and none),
-`py_function` (none: a gradient cannot flow through arbitrary Python) and
+`py_function` and `python_block` (none: a gradient cannot flow through arbitrary
+Python) and
 `read_variable` (the read value's cotangent goes to the variable's resource).
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ from .. import primitives
 from ..errors import TracingError
 from ..ops.complex_parts import imag_p, real_p
 from ..ops.py_function import py_function_p
+from ..ops.python_block import python_block_p
 from ..ops.sorting import sort_p
 from ..ops.state import read_variable_p
 from .cotangents import reshape_like
@@ -32,6 +34,14 @@ def _py_function(cts, outs, *args, fn, **params):
     raise TracingError(f"py_function {getattr(fn, '__name__', fn)!r} has no gradient: a "
                        f"gradient cannot flow through arbitrary Python; compute the value "
                        f"with NumPy functions to differentiate it")
+
+
+def _python_block(cts, outs, *args, where, **params):
+    raise TracingError(f"the `try` statement of the `except` at {where} has no gradient: it "
+                       f"runs as Python when the graph runs (its handlers catch errors NumPy "
+                       f"raises then), and a gradient cannot flow through Python; "
+                       f"differentiate a function without the `try`, or test the condition "
+                       f"before it")
 
 
 def _real(g, out, x):
@@ -57,3 +67,4 @@ primitives.vjp_rules[real_p] = _real
 primitives.vjp_rules[imag_p] = _imag
 primitives.vjp_rules[read_variable_p] = _read_variable
 primitives.vjp_rules[py_function_p] = _py_function
+primitives.vjp_rules[python_block_p] = _python_block

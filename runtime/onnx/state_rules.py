@@ -9,7 +9,8 @@ extra output (its value after), recorded in the model's metadata
 a variable either branch writes is one more output of the `If`; a loop carries
 the variables its body reads (`control_rules`).
 
-`print` and `py_function` run Python, which a model cannot: refused. An
+`print`, `py_function` and `python_block` (a `try` run as Python) run Python, which a
+model cannot: refused. An
 `assert` is dropped, with an `ExportWarning` naming its line: ONNX has no
 operator that fails a run.
 """
@@ -22,6 +23,7 @@ import numpy as np
 from ..abstract import python_example
 from ..ops.effects import assert_p, print_p
 from ..ops.py_function import py_function_p
+from ..ops.python_block import python_block_p
 from ..ops.state import assign_variable_p, read_variable_p
 from .builder import VariableSlot
 from .lower import lowering
@@ -79,6 +81,14 @@ def _assert(cx):
 def _print(cx):
     raise cx.refuse("a model cannot print (ONNX has no output to a console); "
                     "leave print out of the exported function")
+
+
+@lowering(python_block_p)
+def _python_block(cx):
+    raise cx.refuse(f"the `try` statement of the `except` at {cx.params['where']} runs as "
+                    f"Python when the graph runs (its handlers catch errors NumPy raises "
+                    f"then), which an ONNX model cannot; test the condition before the "
+                    f"`try` instead")
 
 
 @lowering(py_function_p)

@@ -1,0 +1,108 @@
+"""Which exceptions a primitive's kernel may raise when the graph runs.
+
+`primitives.kernel_errors[p]` is a tuple of exception types, or a function of
+the equation giving one. Every kernel may raise `FloatingPointError` where
+NumPy's errors raise: inside a traced `np.errstate(...="raise")` block, or
+where the `try` is traced under such an errstate (`np.geterr()` then: a graph
+traced under the default errstate and run under a raising one keeps its `try`
+traced, and a `FloatingPointError` passes its handler), and every kernel may
+raise `ValueError`/`IndexError` where
+a shape is known only when the graph runs (broadcasting, a reshape); the table
+adds what each kernel raises beyond that (`LinAlgError` of `np.linalg`,
+`IndexError` of a traced index, Python's `ZeroDivisionError`, a staged `raise`).
+`raising(eqns, caught)` is the first equation, subgraphs included, whose
+kernel may raise an exception the handler types `caught` catch:
+
+>>> import numpy as np
+>>> from autograph_runtime import AbstractValue, GraphBuilder
+>>> with GraphBuilder("f") as b:
+...     m = b.new_input(AbstractValue((3, 3), np.float64), "m")
+...     inv = np.linalg.inv(m) + 1.0
+>>> graph = b.build([inv])
+>>> raising(graph.eqns, (np.linalg.LinAlgError,)).primitive
+inv
+>>> raising(graph.eqns, (KeyError,)) is None
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import primitives
+from . import np_linalg as la
+from .counting import bincount_p, histogram_p, searchsorted_p
+from .differences import interp_p, require_length_p
+from .effects import assert_p
+from .errstate import errstate_p
+from .indexing import getitem_p
+from .joining import concatenate_p, split_p, stack_p
+from .numpy_calls import numpy_call_p
+from .py_function import py_function_p
+from .python_block import python_block_p
+from .python_calls import python_call_p
+from .python_numbers import from_python_p, python_op_p
+from .random import random_draw_p
+from .rearranging import repeat_p
+from .shape_ops import broadcast_to_p, reshape_p
+from .sizes import arange_p, eye_p, full_p, linspace_p
+from .updates import index_update_p
+
+_ALWAYS = (FloatingPointError,)
+_UNKNOWN_SHAPES = (ValueError, IndexError)
+_ANYTHING = (Exception,)
+
+primitives.kernel_errors.update({
+    **{p: (np.linalg.LinAlgError,) for p in (
+        la.inv_p, la.det_p, la.slogdet_p, la.cholesky_p, la.solve_p, la.eigh_p,
+        la.eigvalsh_p, la.eig_p, la.eigvals_p, la.svd_p, la.svdvals_p, la.qr_p, la.lstsq_p,
+        la.pinv_p)},
+    getitem_p: lambda eqn: (IndexError,) if len(eqn.inputs) > 1 else (),
+    index_update_p: lambda eqn: (IndexError,) if len(eqn.inputs) > 2 else (),
+    python_op_p: (ZeroDivisionError, OverflowError, ValueError),
+    from_python_p: (OverflowError, TypeError),
+    python_call_p: (ValueError, OverflowError, ZeroDivisionError, TypeError),
+    assert_p: lambda eqn: (eqn.params.get("error", AssertionError),),
+    numpy_call_p: (ValueError, IndexError, np.linalg.LinAlgError, ZeroDivisionError,
+                   OverflowError, TypeError),   # any function of NumPy's
+    py_function_p: _ANYTHING,
+    python_block_p: _ANYTHING,
+    **{p: (ValueError,) for p in (
+        reshape_p, broadcast_to_p, require_length_p, interp_p, full_p, arange_p, linspace_p,
+        eye_p, searchsorted_p, bincount_p, histogram_p, repeat_p, split_p, concatenate_p,
+        stack_p, random_draw_p)},
+})
+
+
+def errors_of(eqn, errors_raise: bool = True) -> tuple:
+    """The exception types `eqn`'s own kernel may raise (not those of its subgraphs),
+    `FloatingPointError` among them where NumPy's floating-point errors raise."""
+    rule = primitives.kernel_errors.get(eqn.primitive, ())
+    own = rule(eqn) if callable(rule) else rule
+    shapes = [a.aval.shape for a in [*eqn.inputs, *eqn.outputs] if hasattr(a, "aval")]
+    unknown = _UNKNOWN_SHAPES if any(None in s for s in shapes) else ()
+    return (_ALWAYS if errors_raise else ()) + unknown + tuple(own)
+
+
+def raising(eqns, caught: tuple, errors_raise=None):
+    """The first of `eqns` (or of their subgraphs) whose kernel may raise what `caught`
+    catches; None where none may. `errors_raise`: whether NumPy's floating-point errors
+    raise (by default, as `np.geterr()` says now: the errstate the `try` is traced in)."""
+    if errors_raise is None:
+        errors_raise = "raise" in np.geterr().values()
+    for eqn in eqns:
+        if any(issubclass(error, caught) for error in errors_of(eqn, errors_raise)):
+            return eqn
+        inner = errors_raise or eqn.primitive is errstate_p and "raise" in dict(
+            eqn.params["modes"]).values()
+        for graph in eqn.subgraphs():
+            found = raising(graph.eqns, caught, inner)
+            if found is not None:
+                return found
+    return None
+
+
+def may_catch_kernel_errors(caught: tuple) -> bool:
+    """Whether handlers of types `caught` catch anything some kernel may raise."""
+    kinds = _ALWAYS + _UNKNOWN_SHAPES + (np.linalg.LinAlgError, ZeroDivisionError,
+                                         OverflowError)
+    return any(issubclass(kind, caught) for kind in kinds)

@@ -1,0 +1,439 @@
+"""`try`/`except` around errors NumPy's kernels raise when the graph runs, and
+`contextlib.suppress` around control flow: the statement runs as Python in the
+graph (autograph/operators/staged_tries.py), checked against eager NumPy on
+inputs that take each path."""
+from __future__ import annotations
+
+import contextlib
+import warnings
+
+import numpy as np
+import pytest
+
+import autograph as ag
+from autograph_runtime import native
+
+SINGULAR = np.ones((3, 3))
+REGULAR = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]])
+
+
+def _outcome(fn, *args):
+    """What a call gives: its value, or its exception's type and text."""
+    try:
+        return fn(*args)
+    except Exception as error:  # noqa: BLE001 - compared with eager's
+        return type(error), str(error)
+
+
+def _same(got, want):
+    if isinstance(want, tuple) and want and isinstance(want[0], type):
+        assert got == want
+        return
+    if isinstance(want, tuple):  # a graph returns arrays where eager code has numbers
+        for g, w in zip(got, want, strict=True):
+            _same(g, w)
+        return
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got, want)   # NaN where eager has NaN
+
+
+def _check(fn, *argument_tuples):
+    converted = ag.convert(fn)
+    for args in argument_tuples:
+        _same(_outcome(converted, *args), _outcome(fn, *args))
+    return converted
+
+
+def _graph_text(converted, *args) -> str:
+    return str(converted.get_concrete_function(*args).graph)
+
+
+# -- LinAlgError --------------------------------------------------------------------
+
+def try_inverse(m):
+    try:
+        inv = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        inv = np.full_like(m, np.nan)
+    return inv
+
+
+def test_a_singular_matrix_takes_the_handler_as_eagerly():
+    converted = _check(try_inverse, (SINGULAR,), (REGULAR,), (2 * np.eye(3),))
+    assert converted.trace_count == 1
+    assert "python_block" in _graph_text(converted, REGULAR)
+
+
+def cholesky_or_diagonal(a):
+    try:
+        factor = np.linalg.cholesky(a)
+    except ValueError:  # LinAlgError is a ValueError
+        factor = np.diag(np.sqrt(np.abs(np.diag(a))))
+    return factor @ factor.T
+
+
+def test_a_handler_of_a_base_class_catches_linalg_errors():
+    _check(cholesky_or_diagonal, (REGULAR,), (-REGULAR,))
+
+
+def inverses_in_a_loop(ms, n):
+    total = np.zeros((3, 3))
+    failures = 0
+    for k in range(n):
+        try:
+            total = total + np.linalg.inv(ms[k])
+        except np.linalg.LinAlgError:
+            failures += 1
+    return total, failures
+
+
+def test_a_try_inside_a_staged_loop():
+    ms = np.stack([REGULAR, SINGULAR, 2 * np.eye(3), SINGULAR])
+    converted = ag.convert(inverses_in_a_loop)
+    for n in (0, 1, 2, 4):
+        got, want = converted(ms, np.int64(n)), inverses_in_a_loop(ms, n)
+        np.testing.assert_allclose(got[0], want[0])
+        assert got[1] == want[1]
+    assert converted.trace_count == 1
+
+
+# -- IndexError of a traced index ---------------------------------------------------
+
+def partial_sums(x, i):
+    out = np.zeros(3)
+    try:
+        out[0] = x[i]
+        for j in range(3):
+            out[j] = out[j] + x[i + j]
+    except IndexError:
+        out = out - 1      # reads what the body wrote before the raise
+    return out
+
+
+def test_a_staged_loop_inside_a_try_leaves_the_values_at_the_raise():
+    x = np.arange(5.0)
+    converted = _check(partial_sums, *[(x, np.int64(i)) for i in (0, 1, 2, 3, 4, 5, -9)])
+    assert converted.trace_count == 1
+
+
+def reads_the_exception(x, i):
+    count = 0
+    try:
+        y = x[i]
+    except IndexError as e:
+        count = len(e.args)
+        y = x[0] * 0
+    return y, count
+
+
+def test_except_as_e_reads_the_exception():
+    _check(reads_the_exception, (np.arange(4.0), np.int64(2)), (np.arange(4.0), np.int64(7)))
+
+
+def reraises(x, i):
+    try:
+        y = x[i]
+    except IndexError:
+        y = -1.0
+        raise
+    return y
+
+
+def test_a_bare_raise_in_a_handler_raises_the_kernels_error():
+    converted = _check(reraises, (np.arange(3.0), np.int64(1)), (np.arange(3.0), np.int64(5)))
+    with pytest.raises(IndexError, match="out of bounds"):
+        converted(np.arange(3.0), np.int64(5))
+
+
+def else_and_finally(x, i):
+    steps = 0
+    try:
+        y = x[i]
+    except IndexError:
+        y = x[-1]
+        steps = steps + 10
+    else:
+        steps = steps + 1
+    finally:
+        steps = steps * 2
+    return y, steps
+
+
+def test_else_and_finally_clauses():
+    _check(else_and_finally, (np.arange(3.0), np.int64(1)), (np.arange(3.0), np.int64(3)))
+
+
+def nested(ms, i):
+    try:
+        m = ms[i]
+        try:
+            inv = np.linalg.inv(m)
+        except np.linalg.LinAlgError:
+            inv = np.zeros_like(m)
+    except IndexError:
+        inv = np.full((3, 3), -1.0)
+    return inv
+
+
+def test_nested_tries_each_catch_their_own():
+    ms = np.stack([REGULAR, SINGULAR])
+    _check(nested, *[(ms, np.int64(i)) for i in (0, 1, 2)])
+
+
+# -- Python numbers, errstate -------------------------------------------------------
+
+def reciprocal(x):
+    v = float(x.sum())
+    try:
+        r = 1.0 / v
+    except ZeroDivisionError:
+        r = float("inf")
+    return r
+
+
+def test_zero_division_of_python_numbers():
+    _check(reciprocal, (np.array([1.0, 3.0]),), (np.array([1.0, -1.0]),))
+
+
+def log_or_zero(x):
+    with np.errstate(all="raise"):
+        try:
+            y = np.log(x)
+        except FloatingPointError:
+            y = np.zeros_like(x)
+    return y
+
+
+def test_floating_point_errors_under_errstate_raise():
+    _check(log_or_zero, (np.array([1.0, 2.0]),), (np.array([0.0, 2.0]),))
+
+
+def divide_or_zero(x, y):
+    try:
+        z = x / y
+    except FloatingPointError:
+        z = np.zeros_like(x)
+    return z
+
+
+def test_the_callers_errstate_reaches_the_statement():
+    converted = ag.convert(divide_or_zero)
+    x, y0, y1 = np.ones(2), np.zeros(2), np.full(2, 2.0)
+    with np.errstate(all="raise"):
+        for y in (y0, y1):
+            _same(_outcome(converted, x, y), _outcome(divide_or_zero, x, y))
+
+
+# -- what stays as it was -----------------------------------------------------------
+
+def key_error_handler(x, table):
+    try:
+        y = x * table["scale"]
+    except KeyError:
+        y = x
+    return y
+
+
+def test_a_handler_no_kernel_error_reaches_keeps_the_traced_statement():
+    converted = _check(key_error_handler, (np.ones(2), {"scale": 2.0}), (np.ones(2), {}))
+    assert "python_block" not in _graph_text(converted, np.ones(2), {"scale": 2.0})
+
+
+def cannot_raise_here(x):
+    try:
+        y = x + 1.0
+    except IndexError:
+        y = x
+    return y
+
+
+def test_a_body_whose_kernels_cannot_raise_the_type_stays_traced():
+    converted = _check(cannot_raise_here, (np.ones(2),))
+    assert "python_block" not in _graph_text(converted, np.ones(2))
+
+
+# -- what a graph cannot do with it: clear errors -----------------------------------
+
+def handler_of_another_dtype(m):
+    try:
+        inv = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        inv = np.zeros((3, 3), np.float32)
+    return inv
+
+
+def test_a_handler_binding_another_dtype_is_a_clear_error_naming_the_line():
+    converted = ag.convert(handler_of_another_dtype)
+    np.testing.assert_allclose(converted(REGULAR), handler_of_another_dtype(REGULAR))
+    line = handler_of_another_dtype.__code__.co_firstlineno + 3
+    with pytest.raises(TypeError, match=rf"test_try_kernel_errors.py:{line} bound 'inv' to "
+                                        rf"float32\[3, 3\].*float64\[3, 3\]"):
+        converted(SINGULAR)
+
+
+def loss(m):
+    return try_inverse(m).sum()
+
+
+def test_no_gradient_through_the_statement_a_clear_error():
+    line = try_inverse.__code__.co_firstlineno + 3
+    with pytest.raises(ag.TracingError, match=rf"try_kernel_errors.py:{line} has no gradient"):
+        ag.grad(loss)(REGULAR)
+
+
+@pytest.mark.skipif(not native.available(), reason="Numba is not installed (the native extra)")
+def test_the_native_tier_says_why_it_keeps_the_numpy_tier():
+    concrete = ag.convert(try_inverse, tier="native").get_concrete_function(REGULAR)
+    assert concrete.tier != "native"
+    assert "python_block" in concrete.tier_reason
+    np.testing.assert_allclose(concrete(REGULAR), try_inverse(REGULAR))
+
+
+def test_onnx_export_is_refused_naming_the_try(tmp_path):
+    pytest.importorskip("onnx", reason="the onnx extra is not installed")
+    line = try_inverse.__code__.co_firstlineno + 3
+    with pytest.raises(ag.ExportError, match=rf"try_kernel_errors.py:{line} runs as Python"):
+        ag.export_onnx(ag.convert(try_inverse), tmp_path / "m.onnx", REGULAR)
+
+
+# -- contextlib.suppress ------------------------------------------------------------
+
+def suppress_ctx(x):
+    out = np.zeros(3)
+    with contextlib.suppress(IndexError):
+        for i in range(5):
+            out[i] = x[i] * 2
+    return out
+
+
+def suppress_traced_count(x, n):
+    out = np.zeros(3)
+    with contextlib.suppress(IndexError):
+        for i in range(n):
+            out[i % 3] = out[i % 3] + x[i]
+    return out
+
+
+def suppress_linalg(ms, n):
+    total = np.zeros((3, 3))
+    for k in range(n):
+        with contextlib.suppress(np.linalg.LinAlgError):
+            total = total + np.linalg.inv(ms[k])
+    return total
+
+
+def test_suppress_around_a_loop():
+    _check(suppress_ctx, (np.arange(2.0),), (np.arange(3.0),), (np.arange(6.0),))
+
+
+def test_suppress_around_a_staged_loop_with_a_traced_index():
+    converted = _check(suppress_traced_count, *[(np.arange(6.0), np.int64(n))
+                                                for n in (0, 2, 5, 6, 7, 9)])
+    assert converted.trace_count == 1
+
+
+def test_suppress_inside_a_staged_loop():
+    ms = np.stack([REGULAR, SINGULAR, 2 * np.eye(3)])
+    _check(suppress_linalg, *[(ms, np.int64(n)) for n in (0, 2, 3)])
+
+
+def test_suppress_of_a_type_no_kernel_raises_stays_traced():
+    def f(x, d):
+        with contextlib.suppress(KeyError):
+            for i in range(2):
+                x = x + d["k"]
+        return x
+    converted = _check(f, (np.ones(2), {"k": 1.0}), (np.ones(2), {}))
+    assert "python_block" not in _graph_text(converted, np.ones(2), {"k": 1.0})
+
+
+def bound_only_by_the_handler(m):
+    try:
+        inv = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        inv = m
+        failed = True
+    return inv, failed
+
+
+def test_a_variable_only_a_handler_binds_is_a_clear_error_while_tracing():
+    line = bound_only_by_the_handler.__code__.co_firstlineno + 3
+    with pytest.raises(ag.TracingError, match=rf"'failed' is read after the `try` statement "
+                                              rf"of the `except` at .*try_kernel_errors.py:"
+                                              rf"{line}.*bind 'failed' before the `try`"):
+        ag.convert(bound_only_by_the_handler)(SINGULAR)
+
+
+def test_a_try_in_a_staged_branch():
+    def f(m, flag):
+        if flag > 0:
+            try:
+                r = np.linalg.inv(m)
+            except np.linalg.LinAlgError:
+                r = m * 0
+        else:
+            r = m
+        return r
+    _check(f, *[(m, np.int64(s)) for m in (REGULAR, SINGULAR) for s in (1, -1)])
+
+
+def test_on_dask_arrays():
+    pytest.importorskip("dask.array", reason="the dask extra is not installed")
+    ms = np.stack([REGULAR, SINGULAR])
+    with ag.device("dask"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Dask's OneChunkWarning of np.linalg
+        _check(partial_sums, *[(np.arange(5.0), np.int64(i)) for i in (1, 3, 5)])
+        _check(suppress_linalg, *[(ms, np.int64(n)) for n in (1, 2)])
+
+
+def status_of(m):
+    status = "ok"
+    try:
+        inv = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        inv = m
+        status = "singular"
+    return inv, status
+
+
+def test_a_value_a_graph_cannot_hold_must_be_the_traced_one():
+    converted = ag.convert(status_of)
+    _same(_outcome(converted, REGULAR), _outcome(status_of, REGULAR))
+    with pytest.raises(TypeError, match="bound 'status' to 'singular' when the graph ran it, "
+                                        "where tracing it gave 'ok'"):
+        converted(SINGULAR)
+
+
+def test_a_gradient_through_a_try_that_stays_traced():
+    def f(x, table):
+        try:
+            y = np.sum(np.sin(x) * table["scale"])
+        except KeyError:
+            y = np.sum(x)
+        return y
+    x = np.array([0.1, 0.2])
+    np.testing.assert_allclose(ag.grad(f)(x, {"scale": 2.0}), 2 * np.cos(x))
+
+
+def guarded_loss(x):
+    try:
+        y = np.sum(np.sin(x) * 2.0)   # float arithmetic: raises only under errstate "raise"
+    except Exception:
+        y = np.sum(x)
+    return y
+
+
+def test_except_exception_around_float_arithmetic_stays_traced_and_differentiable():
+    x = np.array([0.1, 0.2])
+    converted = _check(guarded_loss, (x,))
+    assert "python_block" not in _graph_text(converted, x)
+    np.testing.assert_allclose(ag.grad(guarded_loss)(x), 2 * np.cos(x))
+
+
+def test_traced_under_a_raising_errstate_it_runs_as_python():
+    with np.errstate(divide="raise"):
+        converted = ag.convert(divide_or_zero)
+        x, y0, y1 = np.ones(2), np.zeros(2), np.full(2, 2.0)
+        for y in (y0, y1):
+            _same(_outcome(converted, x, y), _outcome(divide_or_zero, x, y))
+        assert "python_block" in _graph_text(converted, x, y0)
