@@ -60,7 +60,7 @@ def py_function_way_out(name: str) -> str:
 def call_ufunc(ufunc, method, inputs, kwargs):
     handler = ufunc_handlers.get((ufunc, method))
     if handler is None:
-        name = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+        name = _ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
         if fallback is None or method == "at" or "out" in kwargs:   # `at` writes in place
             raise unsupported(name, py_function_way_out(name))
         fn = ufunc if method == "__call__" else getattr(ufunc, method)
@@ -70,6 +70,13 @@ def call_ufunc(ufunc, method, inputs, kwargs):
     if out is None:
         return result
     return _write_out(ufunc, out, result, inputs)
+
+
+def _ufunc_name(ufunc) -> str:
+    """`numpy.exp`; another library's ufunc by its own name (`ufunc 'expit'`)."""
+    if getattr(np, ufunc.__name__, None) is ufunc:
+        return f"numpy.{ufunc.__name__}"
+    return f"ufunc {ufunc.__name__!r}"
 
 
 def _write_out(ufunc, out, result, inputs):

@@ -166,3 +166,16 @@ def test_a_python_number_argument_promotes_as_one():
     want, got = f(p, np.float64(3.0)), ag.convert(f)(p, np.float64(3.0))
     assert np.asarray(got).dtype == np.asarray(want).dtype
     np.testing.assert_array_equal(got, want)
+
+
+def test_another_librarys_ufunc_runs_as_its_own_and_is_not_saved(tmp_path):
+    special = pytest.importorskip("scipy.special", reason="SciPy is not installed "
+                                                          "(the native extra brings it)")
+
+    def f(x):
+        return special.expit(x) * 2 + special.gammaln(x + 1.0).sum()
+    x = np.array([0.5, 1.0, 3.0])
+    got = ag.convert(f)(x)
+    np.testing.assert_array_equal(got, f(x))
+    with pytest.raises(Exception, match="holds a ufunc .*expit.*cannot be saved"):
+        ag.save(ag.convert(f), tmp_path / "f", ag.TensorSpec((3,), np.float64))

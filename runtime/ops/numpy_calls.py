@@ -104,7 +104,7 @@ def _check(name, value, aval):
 
 
 def _kernel(xp, function, args, kwargs, out_avals, multiple, weak=()):
-    fn = _resolve(function)
+    fn = _resolve(function) if isinstance(function, str) else function
     host = (lambda a: a) if xp is np else (lambda a: a.get() if hasattr(a, "get") else a)
 
     def run(*operands):
@@ -248,9 +248,10 @@ def _split(args, kwargs):
     return args_template, kwargs_template, operands
 
 
-def numpy_call(fn, name: str, args, kwargs):
+def numpy_call(fn, name: str, args, kwargs, function=None):
     """`fn(*args, **kwargs)` (NumPy's, `name` its public name) staged as `numpy_call`,
-    its results typed by probes; or the `TracingError` it was before, with the reason."""
+    its results typed by probes; or the `TracingError` it was before, with the reason.
+    `function`: what the equation calls (by default `name`, resolved when it runs)."""
     args_template, kwargs_template, operands = _split(args, kwargs)
     try:
         if any(callable(v) and not _is_numpys(v) for v in (*args, *kwargs.values())):
@@ -260,7 +261,8 @@ def numpy_call(fn, name: str, args, kwargs):
         raise dispatch.unsupported(
             name, f" ({reason}){dispatch.py_function_way_out(name)}") from None
     weak = tuple(k for k, op in enumerate(operands) if isinstance(op, Tracer) and op.aval.weak)
-    results = bind(numpy_call_p, *operands, function=name, args=args_template,
+    results = bind(numpy_call_p, *operands, function=name if function is None else function,
+                   args=args_template,
                    kwargs=kwargs_template, out_avals=tuple(out_avals), multiple=multiple,
                    **({"weak": weak} if weak else {}))
     if not multiple:
@@ -285,11 +287,16 @@ _MEMORY_QUERIES = {np.shares_memory, np.may_share_memory}
 
 
 def _fallback(fn, name, args, kwargs):
-    """NumPy's `fn` staged (`numpy_call`), where its public name finds it again (so a
-    saved graph can call it); else the `TracingError`."""
-    if fn in _MEMORY_QUERIES or not _resolvable(fn, name):
+    """NumPy's `fn` staged (`numpy_call`), found again by its public name when a saved
+    graph loads; a ufunc of another library (`scipy.special.expit`) staged as the
+    object itself (such a graph cannot be saved); else the `TracingError`."""
+    if fn in _MEMORY_QUERIES:
         raise dispatch.unsupported(name, dispatch.py_function_way_out(name))
-    return numpy_call(fn, name, args, kwargs)
+    if _resolvable(fn, name):
+        return numpy_call(fn, name, args, kwargs)
+    if isinstance(getattr(fn, "__self__", fn), np.ufunc):
+        return numpy_call(fn, name, args, kwargs, function=fn)
+    raise dispatch.unsupported(name, dispatch.py_function_way_out(name))
 
 
 dispatch.fallback = _fallback
