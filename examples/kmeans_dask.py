@@ -60,7 +60,8 @@ def run(client, n, sample, chunk, tol=1e-8, max_iter=100, out=print):
     with ag.device(client, compute=True):
         centroids, steps = kmeans(points, start, tol, max_iter)
     took = time.perf_counter() - t0
-    out(f"Dask: {n:,} points ({points.nbytes / 2**30:.2f} GiB) converged in {steps} "
+    ended = "converged in" if steps < max_iter else "stopped at max_iter after"
+    out(f"Dask: {n:,} points ({points.nbytes / 2**30:.2f} GiB) {ended} {steps} "
         f"steps, {took:.1f} s ({took / max(steps, 1) * 1e3:.0f} ms a step)")
     head = points[:sample].compute()
     with ag.device(client, compute=True):

@@ -45,7 +45,12 @@ class DaskBackend(Backend):
                            else value)
         if value.ndim == 0:   # a NumPy scalar, as the NumPy tier has it (an index, a count)
             return value[()]
-        return self.xp.from_array(value, chunks=self._chunks_for(value.ndim))
+        chunked = self.xp.from_array(value, chunks=self._chunks_for(value.ndim))
+        if self.xp.client is None:
+            return chunked
+        # on a cluster: sent once, so that each trip of a loop reading it does not send
+        # the array again with its graph
+        return self.xp.persist(chunked)[0]
 
     def _chunks_for(self, ndim: int):
         """`chunks` where it fits an array of `ndim` dims (a tuple of another length, for
