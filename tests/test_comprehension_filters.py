@@ -53,7 +53,8 @@ def test_a_filtered_comprehension_is_eagers(fn, x):
 
 def _folds(x):
     return (any(v < 0 for v in x), all(v > -3 for v in x), max(abs(v) for v in x),
-            next((i for i, v in enumerate(x) if v < 0), -1), any([v > 10 for v in x if v > 0]))
+            next((i for i, v in enumerate(x) if v < 0), -1), any([v > 10 for v in x if v > 0]),
+            any(x > 3), all(x))
 
 
 @pytest.mark.parametrize("x", INPUTS[:3], ids=["mixed", "none-kept", "ties"])

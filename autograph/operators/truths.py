@@ -30,9 +30,11 @@ def truth_call(f, args: tuple, kwargs: dict):
     """`any(items)`/`all(items)` staged where an item is traced; else NotImplemented, or
     Python's answer where the items were consumed looking for a traced one."""
     decides = _DECIDES.get(f)
-    if decides is None or kwargs or len(args) != 1 or isinstance(args[0], Tracer):
+    if decides is None or kwargs or len(args) != 1:
         return NotImplemented
-    items = args[0]
+    items = read_if_variable(args[0])
+    if isinstance(items, Tracer):   # a 1-d array's items: their truths, as NumPy's any/all
+        return (np.any if decides else np.all)(items) if items.ndim == 1 else NotImplemented
     if type(items) in (list, tuple) and not any(isinstance(read_if_variable(v), Tracer)
                                                  for v in items):
         return NotImplemented
