@@ -94,3 +94,10 @@ def test_sorted_of_a_list_with_a_key_is_left_to_python_and_explained():
         return sorted([0, 1, 2], key=lambda i: x[i])
     with pytest.raises(ag.TracingError, match="comparisons of a key= function"):
         ag.convert(f)(np.array([3.0, 1.0, 2.0]))
+
+
+def test_max_of_a_generator_left_to_python_still_sees_its_items():
+    def f(x):
+        return max(v for v in [x[0]]), min(float(i) for i in range(3))
+    got = ag.convert(f)(np.array([2.5, 1.0]))
+    assert float(got[0]) == 2.5 and got[1] == 0.0

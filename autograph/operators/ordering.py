@@ -51,16 +51,20 @@ def ordering_call(f, args: tuple, kwargs: dict):
     better = _PICKS.get(f)
     if better is None or not args:
         return NotImplemented
-    if len(args) == 1 and isinstance(args[0], types.GeneratorType):   # consumed here, once:
-        items = tuple(args[0])                                        # `max(g)` consumes it
-        if kwargs or not any(isinstance(v, Tracer) for v in items):
-            return f(items, **kwargs)
-        args = (items,)
+    if len(args) == 1 and isinstance(args[0], types.GeneratorType):   # consumed here, once
+        items = tuple(args[0])                   # (as `max(g)` consumes it): Python's answer
+        picked = _picked(better, items) if not kwargs else NotImplemented   # where not staged
+        return f(items, **kwargs) if picked is NotImplemented else picked
     if kwargs:
         return NotImplemented
-    values = tuple(args[0]) if len(args) == 1 and type(args[0]) in (list, tuple) else args
-    if len(values) < 2 and len(args) == 1 or not any(
-            isinstance(v, Tracer) for v in values) or any(
+    return _picked(better, tuple(args[0]) if len(args) == 1 and type(args[0]) in (list, tuple)
+                   else args)
+
+
+def _picked(better, values):
+    """The value Python's fold over `values` keeps (`better(v, kept)` replaces it), staged;
+    NotImplemented where no value is a traced number."""
+    if len(values) < 2 or not any(isinstance(v, Tracer) for v in values) or any(
             isinstance(v, Tracer) and v.ndim for v in values):
         return NotImplemented
     current = values[0]
