@@ -160,7 +160,7 @@ def render() -> str:
             counts[st] += 1
             notes = ufunc_methods(value) if isinstance(value, np.ufunc) else ""
             if isinstance(value, type):
-                notes = "a type: converted code stages the conversion" if st != REFUSED \
+                notes = "a type: converted code stages its calls" if st != REFUSED \
                     else "a type"
             rows.append((f"{module.__name__}.{name}", st, notes))
         sections += ["", f"## `{module.__name__}`", "", *_table(rows)]

@@ -34,6 +34,7 @@ from .ordering import ordering_call
 from .truths import truth_call
 from .frozen import warn_if_frozen
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
+from .numpy_callbacks import apply_along_axis, vectorize_call
 from .exceptions import refuse_graph_failures
 from .staging import initializing
 from .undefined import ld
@@ -125,6 +126,12 @@ def converted_call(f, args, kwargs):
         return errstate(*args, **kwargs)
     if args and is_traced_list(args[0]) and f in LIST_FUNCTIONS:
         return list_call(f, args, kwargs)
+    if f is np.apply_along_axis and len(args) >= 3 and isinstance(args[2], Tracer):
+        return apply_along_axis(converted_call, *args, **kwargs)   # func1d converted
+    if isinstance(f, np.vectorize) and any(isinstance(a, Tracer) for a in args):
+        vectorized = vectorize_call(converted_call, f, args, kwargs)
+        if vectorized is not NotImplemented:
+            return vectorized
     if _Hooks.is_graph_function(f):
         ld(args)  # passing a variable is reading it (its graph takes the value alone)
         builder = current_builder()
