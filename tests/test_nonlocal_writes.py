@@ -2,6 +2,8 @@
 blocks, each against eager; a module's `global` assigned there stays refused."""
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -156,3 +158,33 @@ def test_a_closure_appending_to_its_enclosing_functions_list_is_eagers():
     want, got = _closure_appends(x), ag.convert(_closure_appends)(x)
     np.testing.assert_array_equal(got[0], want[0])
     assert int(got[1]) == want[1]
+
+
+def _accumulate_in_a_try(x, m, scale=2.0):
+    total = 0.0
+    v = x[1:]
+
+    def add(u):
+        nonlocal total
+        total += u
+    with contextlib.suppress(KeyError):
+        for u in v:
+            if u > 0:
+                add(u * scale)
+    try:
+        inv = np.linalg.inv(m)   # a try that runs as Python when the graph runs
+    except np.linalg.LinAlgError:
+        inv = np.eye(2)
+        add(-1.0)
+    v[0] = total                 # an item write through the view
+    return total, inv, x
+
+
+@pytest.mark.parametrize("m", [np.array([[2.0, 1.0], [1.0, 3.0]]), np.ones((2, 2))],
+                         ids=["invertible", "singular"])
+def test_a_closures_nonlocal_write_inside_try_and_with_blocks_is_eagers(m):
+    x = np.array([1.0, -2.0, 3.5, 0.5])
+    want = _accumulate_in_a_try(x.copy(), m)
+    got = ag.convert(_accumulate_in_a_try)(x.copy(), m)
+    for w, g in zip(want, got):
+        np.testing.assert_array_equal(g, w)

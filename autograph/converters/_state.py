@@ -67,10 +67,7 @@ def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=(),
     block that calls a function.
     """
     statements = [s for block in blocks for s in block]
-    found = activity(statements)
-    modified = found.modified - set(outer) - _not_local(node, found.in_place, statements)
-    if rebound and any(isinstance(n, gast.Call) for s in statements for n in gast.walk(s)):
-        modified |= set(rebound) - set(outer)
+    modified = modified_in(node, statements, outer, rebound)
     live_out = anno.getanno(node, anno.Static.LIVE_OUT, frozenset())
     live = set(live_out) | set(extra_live) | live_in(list(then), live_out)
     # After a loop's body comes its head again: what is live there is live after the body
@@ -84,6 +81,17 @@ def block_state(node, blocks: list, extra_live=(), outer=frozenset(), then=(),
     bound = set(anno.getanno(node, anno.Static.DEFINED_IN, frozenset()))
     bound |= set.intersection(*(set(activity(block).modified) for block in blocks))
     return _in_order(modified & (live | (set(captured) & bound)), statements)
+
+
+def modified_in(node, statements, outer=frozenset(), rebound=frozenset()) -> set:
+    """The names `statements` (the blocks of `node`) change: those they assign, less the
+    `outer` ones and names only written in place that are no locals (`np` of
+    `np.sort(x)`), and the names closures rebind (`rebound`) where a function is called."""
+    found = activity(statements)
+    modified = found.modified - set(outer) - _not_local(node, found.in_place, statements)
+    if rebound and any(isinstance(n, gast.Call) for s in statements for n in gast.walk(s)):
+        modified |= set(rebound) - set(outer)
+    return modified
 
 
 def _not_local(node, in_place: set, statements) -> set:

@@ -138,23 +138,22 @@ class _Tries(StatementTransformer):
                  gast.YieldFrom), into_loops=False) or \
                 contains([node], (gast.Return, gast.Delete), into_loops=True):
             return None
-        info = activity(node)
-        modified = set(info.modified) - set(self.outer)
+        outer, captured, rebound, _ = _state.outer_state(node, self.outer, self.closures)
+        modified = _state.modified_in(node, [node], outer, rebound)
         maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_IN, frozenset())
-        reads = (set(info.read) & set(maybe)) - set(self.outer)
+        reads = (set(activity(node).read) & set(maybe)) - set(outer)
         live = anno.getanno(node, anno.Static.LIVE_OUT, frozenset())
-        captured = self.closures.outside(node) - set(self.outer)
         outs = _state._in_order(modified & (set(live) | set(captured)), [node])
-        return _state._in_order(reads | modified, [node]), outs, captured
+        return _state._in_order(reads | modified, [node]), outs, captured, outer
 
     def _as_function(self, node, staged, handlers, where):
-        reads, outs, captured = staged
+        reads, outs, captured, outer = staged
         name = self.ctx.namer.new("try_stmt")
         parameters, entry = _state.parameters(reads, captured, self.ctx.namer)
         function = templates.replace(
             "def name(parameters):\n    declarations\n    statement\n    return outs",
             name=name, parameters=parameters, statement=[node],
-            declarations=_state.outer_declarations(self.outer, [node]) + entry(),
+            declarations=_state.outer_declarations(outer, [node]) + entry(),
             outs=gast.Tuple(elts=[gast.Name(id=n, ctx=gast.Load(), annotation=None,
                                             type_comment=None) for n in outs], ctx=gast.Load()))
         call = templates.replace(
@@ -167,7 +166,9 @@ class _Tries(StatementTransformer):
                              ctx=gast.Load()),
             read_names=_state.names_tuple(reads), out_names=_state.names_tuple(outs),
             handled=_handled(handlers), where=gast.Constant(value=where, kind=None))
-        return _state.initializers(node, reads) + function + call
+        nonlocals = set(self.outer) - set(outer)   # bound in the enclosing function
+        return _state.initializers(node, [n for n in reads if n not in nonlocals]) + \
+            function + call
 
     def _name(self, handler) -> str:
         """The name the handler binds the exception to (one is made up where it has none)."""
