@@ -93,22 +93,20 @@ class Tracer:
         return self.shape[0]
 
     def __repr__(self):   # `str([x, y])` in the user's code: eager's text is the values'
-        if is_user_file(sys._getframe(1).f_code.co_filename):
-            raise _concrete_needed(self, "a Python string (repr(), str() of a list)", "text")
-        return self._description()
-
-    def _description(self) -> str:
-        return f"Tracer({self.node.name or '_'}:{self.aval})"
+        return self._text("a Python string (repr(), str() of a list)")
 
     def __str__(self):   # `"%s" % x` in the user's code: the text eager code has is a value's
-        if is_user_file(sys._getframe(1).f_code.co_filename):
-            raise _concrete_needed(self, "a Python string (str(), %-formatting)", "text")
-        return self._description()
+        return self._text("a Python string (str(), %-formatting)")
 
     def __format__(self, spec):   # `"{}".format(x)`; converted f-strings are staged instead
-        if is_user_file(sys._getframe(1).f_code.co_filename):
-            raise _concrete_needed(self, "a Python string (str.format)", "text")
-        return format(self._description(), spec)
+        return format(self._text("a Python string (str.format)"), spec)
+
+    def _text(self, what: str) -> str:
+        """This Tracer's own description, for the library's messages; asked for by the
+        user's code (the caller's caller), a `TracingError`: eager's text is the value's."""
+        if is_user_file(sys._getframe(2).f_code.co_filename):
+            raise _concrete_needed(self, what, "text")
+        return f"Tracer({self.node.name or '_'}:{self.aval})"
 
     # -- NumPy protocols -------------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):

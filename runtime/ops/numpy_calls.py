@@ -54,6 +54,7 @@ from ..tracer import Tracer, bind
 from .indexing import Dyn
 
 
+@functools.lru_cache(maxsize=None)
 def _resolve(name: str):
     """The NumPy callable of a public name: `numpy.linalg.cond`, `numpy.add.outer`."""
     parts = name.split(".")
@@ -66,9 +67,6 @@ def _resolve(name: str):
             found = getattr(found, part)
         return found
     raise ImportError(f"no NumPy function {name!r}")
-
-
-_resolve = functools.lru_cache(maxsize=None)(_resolve)
 
 
 def _fill(template, values):
@@ -157,7 +155,7 @@ class _Refused(Exception):
     pass
 
 
-def _learn(fn, name, args, kwargs, operands):
+def _learn(fn, args, kwargs, operands):
     """`(out_avals, multiple, namedtuple type or None)` from calling `fn` on probes."""
     rng = np.random.default_rng(0)
     outcomes, errors = [], []
@@ -193,7 +191,7 @@ def _learn(fn, name, args, kwargs, operands):
                 raise _Refused("it returns a view of its argument, whose writes autograph "
                                "could not follow")
         per_probe.append([_result_aval(r) for r in results])
-    return [_join(avals, name) for avals in zip(*per_probe)], multiple, kind
+    return [_join(avals) for avals in zip(*per_probe)], multiple, kind
 
 
 def _structure(result):
@@ -218,7 +216,7 @@ def _result_aval(value) -> AbstractValue:
     return AbstractValue(value.shape, value.dtype)
 
 
-def _join(avals, name) -> AbstractValue:
+def _join(avals) -> AbstractValue:
     """One aval for a result seen in each probe: dimensions that differ unknown."""
     first = avals[0]
     if any(a.dtype != first.dtype or a.weak != first.weak or len(a.shape) != len(first.shape)
@@ -257,7 +255,7 @@ def numpy_call(fn, name: str, args, kwargs, function=None):
     try:
         if any(callable(v) and not _is_numpys(v) for v in (*args, *kwargs.values())):
             raise _Refused("it calls a Python function, which probes would run")
-        out_avals, multiple, kind = _learn(fn, name, args_template, kwargs_template, operands)
+        out_avals, multiple, kind = _learn(fn, args_template, kwargs_template, operands)
     except _Refused as reason:
         raise dispatch.unsupported(
             name, f" ({reason}){dispatch.py_function_way_out(name)}") from None
