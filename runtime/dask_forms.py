@@ -1,7 +1,8 @@
 """Which primitives have no chunked form on Dask: `backend.DASK_ONE_CHUNK`, filled here.
 
-Each of these runs NumPy's own kernel as one task over its operands gathered
-whole (one chunk), so its answer is NumPy's: sorts and searches (dask.array
+Each of these runs NumPy's own kernel on its operands whole along the axes it
+needs (`DASK_WHOLE_AXES`, filled here too), else gathered into one chunk, so
+its answer is NumPy's: sorts and searches (dask.array
 has no `sort`), NumPy's linear algebra (`dask.array.linalg` lacks most of it,
 and its `cholesky` is upper-triangular by default), FFTs (Dask's need the axis
 in one chunk), writes at indices (Dask assigns along one axis only), and what

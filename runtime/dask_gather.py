@@ -80,8 +80,8 @@ def _plan(rule, prim, params, operands, avals):
 def _known_avals(prim, params, operands, avals):
     """The results' types with the lengths the graph left unknown: the shape rule on the
     operands' shapes as they are now (None where it refuses them)."""
-    atoms = [Var(AbstractValue(np.shape(x), getattr(x, "dtype", np.asarray(x).dtype)))
-             for x in operands]
+    atoms = [Var(AbstractValue(np.shape(x), x.dtype if hasattr(x, "dtype")   # never computed
+                               else np.result_type(x))) for x in operands]
     try:
         known = primitives.abstract_eval[prim](*atoms, **params)
     except Exception:

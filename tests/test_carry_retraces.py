@@ -146,3 +146,21 @@ def test_matches_eager_on_fresh_arguments(fn, baseline, arrays, xs, ns):
             assert np.array_equal(np.asarray(got), expected), (x, n, got, expected)
             assert np.array_equal(graph_x, eager_x), (x, n, graph_x, eager_x)
     assert converted.trace_count == 1
+
+
+def test_what_blocks_learnt_is_freed_with_the_function():
+    import gc
+    import weakref
+    from autograph.operators import carries
+
+    def writes(x, n):   # a function of its own: no trace of another test shares it
+        return nested_view_writes(x, n)
+    before = set(map(id, carries._notes.keys()))
+    f = ag.convert(writes)
+    x = np.array([3.0, -1.0, 2.0])
+    np.testing.assert_array_equal(f(x.copy(), np.int64(3)), nested_view_writes(x.copy(), 3))
+    learnt = [weakref.ref(root) for root in carries._notes.keys() if id(root) not in before]
+    assert learnt   # the trace learnt what to carry
+    del f
+    gc.collect()
+    assert all(ref() is None for ref in learnt)

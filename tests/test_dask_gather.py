@@ -86,6 +86,7 @@ def test_an_axis_a_mask_left_unknown_is_rechunked_the_rest_kept():
         assert r.chunks[1] == (2, 2), r.chunks
         np.testing.assert_array_equal(r.compute(), e, strict=True)
 
+
 def test_sorting_flattened_gathers_with_a_warning_unless_one_chunk():
     x = np.random.default_rng(1).integers(0, 50, (6, 4))
     with pytest.warns(ag.OneChunkWarning, match=rf"sort \(traced from .*{THIS_FILE}:\d+.*"
@@ -140,6 +141,7 @@ def test_solve_aligns_stacks_chunked_otherwise(batch):
                                           da.from_array(b, chunks=(3, 1, 1)))
     assert got.chunks == ((2, 2, 2), (3,), (2,))
     np.testing.assert_array_equal(got.compute(), np.linalg.solve(a, b), strict=True)
+
 
 def test_lookups_gather_the_table_and_keep_the_queries_chunked():
     table = np.sort(np.random.default_rng(3).normal(size=10))

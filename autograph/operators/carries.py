@@ -41,7 +41,9 @@ class _Active(threading.local):
 
 _active = _Active()
 _notes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-"""root builder -> {call site: {id(array): (label, array)}}: what each block learnt."""
+"""root builder -> {call site: {id(array): (label, weak reference to the array)}}: what
+each block learnt. The arrays are held weakly: a Tracer leads back to its root builder, so a
+strong one would keep the key, and the notes, alive after the trace."""
 
 
 def call_site():
@@ -77,7 +79,7 @@ def learn(error, label: str) -> None:
     notes = _notes.setdefault(_root(chain[0][1]), {})
     for site, _ in chain:
         if site is not None:
-            notes.setdefault(site, {})[id(error.value)] = (label, error.value)
+            notes.setdefault(site, {})[id(error.value)] = (label, weakref.ref(error.value))
     error.staged_from = chain[-1][1]
 
 
@@ -92,9 +94,10 @@ def remembered(site, builder, state: tuple) -> list:
     reached = {id(_outermost(views.root_of(t))) for t in _traced_in(user_locals().values())}
     held = {id(leaf) for leaf in flatten(state)[0]}
     found = []
-    for label, array in notes.values():
-        if not array.builder.is_ancestor_of(builder) or id(_outermost(array)) not in reached \
-                or not _defined(array):
+    for label, ref in notes.values():
+        array = ref()   # None: no name holds it any more, so no code of the block reaches it
+        if array is None or not array.builder.is_ancestor_of(builder) or \
+                id(_outermost(array)) not in reached or not _defined(array):
             continue
         value = views.version_in(builder, array)
         if id(value) not in held:
