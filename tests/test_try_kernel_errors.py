@@ -437,3 +437,45 @@ def test_traced_under_a_raising_errstate_it_runs_as_python():
         for y in (y0, y1):
             _same(_outcome(converted, x, y), _outcome(divide_or_zero, x, y))
         assert "python_block" in _graph_text(converted, x, y0)
+
+
+# -- handler types named otherwise: an alias, a tuple in a variable, a starred suppress -------
+
+LAE = np.linalg.LinAlgError
+LOOKUPS = (IndexError, KeyError)
+MORE = (KeyError,)
+
+
+def aliased_handler(m):
+    try:
+        inv = np.linalg.inv(m)
+    except LAE:
+        inv = np.zeros_like(m)
+    return inv
+
+
+def tuple_in_a_variable(x, i):
+    try:
+        y = x[i]
+    except LOOKUPS:
+        y = -1.0
+    return y
+
+
+def starred_suppress(x, i):
+    y = 0.0
+    with contextlib.suppress(*MORE, IndexError):
+        y = x[i]
+    return y
+
+
+def test_an_aliased_handler_type_catches_the_kernels_error():
+    _check(aliased_handler, (SINGULAR,), (REGULAR,))
+
+
+def test_a_tuple_of_handler_types_in_a_variable():
+    _check(tuple_in_a_variable, (np.ones(3), np.int64(5)), (np.arange(3.0), np.int64(1)))
+
+
+def test_a_starred_suppress():
+    _check(starred_suppress, (np.ones(3), np.int64(7)), (np.arange(3.0), np.int64(2)))

@@ -29,7 +29,7 @@ def rewritable(node) -> bool:
     call = node.items[0].context_expr
     func = call.func if isinstance(call, gast.Call) else None
     return (getattr(func, "id", None) == "suppress" or getattr(func, "attr", None) == "suppress") \
-        and not call.keywords and not any(isinstance(a, gast.Starred) for a in call.args)
+        and not call.keywords   # `suppress(*errors, E)`: a tuple `(*errors, E)` as well
 
 
 class _Suppress(StatementTransformer):

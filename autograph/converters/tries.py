@@ -36,6 +36,8 @@ them.
 """
 from __future__ import annotations
 
+import builtins
+
 import gast
 
 from ..pyct import anno, templates
@@ -60,20 +62,23 @@ def _handled(handlers):
         "lambda: types", types=gast.Tuple(elts=types, ctx=gast.Load()))
 
 
-# Handler types that may catch what a kernel raises when the graph runs (by their last name).
+# Builtin handler types that may catch what a kernel raises when the graph runs.
 _KERNEL_CATCHERS = frozenset((
     "BaseException", "Exception", "ArithmeticError", "ZeroDivisionError", "FloatingPointError",
-    "OverflowError", "LookupError", "IndexError", "ValueError", "LinAlgError", "AxisError",
-    "AssertionError"))
+    "OverflowError", "LookupError", "IndexError", "ValueError", "AssertionError"))
 
 
 def _may_catch_kernel_errors(handlers) -> bool:
+    """Whether a handler may catch what a kernel raises: all but those naming only builtin
+    exceptions no kernel raises (`KeyError`). A type named otherwise (`LinAlgError`, an
+    alias, a tuple in a variable, an expression) is decided by `try_stmt` while tracing,
+    from the types themselves."""
     for handler in handlers:
         kinds = handler.type.elts if isinstance(handler.type, gast.Tuple) else [handler.type]
         for kind in kinds:
-            name = kind.id if isinstance(kind, gast.Name) else \
-                kind.attr if isinstance(kind, gast.Attribute) else None
-            if kind is None or name is None or name in _KERNEL_CATCHERS:
+            builtin = getattr(builtins, kind.id, None) if isinstance(kind, gast.Name) else None
+            if not (isinstance(builtin, type) and issubclass(builtin, BaseException)) or \
+                    kind.id in _KERNEL_CATCHERS:
                 return True
     return False
 
