@@ -8,7 +8,7 @@ array leaves to the compiled graph in the full path's order.
 
 The raw key must select the same graph as the full key, so it takes only
 leaves whose full key it determines: exact `np.ndarray`s (dtype, shape),
-NumPy scalars (dtype), and Python `int`, `bool`, `str`, `bytes`, `None` and
+NumPy scalars (type, or dtype where the type does not fix it), and Python `int`, `bool`, `str`, `bytes`, `None` and
 `float` values (type and value; a float by its repr where equality would hide
 a difference: `0.0`/`-0.0`, `nan`), in tuples and lists of them, positional
 or keyword. Any other leaf (a CuPy array, a traced value, an object keyed by
@@ -50,6 +50,14 @@ KEYWORD = _Marker("keyword")             # (name, KEYWORD) opens a keyword argum
 
 _ndarray, _generic, _float = np.ndarray, np.generic, float
 _VALUE_TYPES = frozenset({int, bool, str, bytes, type(None)})
+# NumPy scalar types whose type alone fixes the dtype (not `str_`, `void`, `datetime64`, ...):
+# keyed by the type, which costs less than reading and hashing the dtype
+NUMERIC_SCALARS = frozenset(np.dtype(c).type for c in "?bhilqBHILQefdgFDG")
+
+
+def scalar_item(x, t):
+    """A NumPy scalar's first key item: its type where that fixes its dtype, else its dtype."""
+    return t if t in NUMERIC_SCALARS else x.dtype
 
 # Why the pairs never collide: the second item of a pair is a shape (a tuple),
 # NUMPY_SCALAR, KEYWORD, a sequence's length after `tuple`/`list`, or a
@@ -68,7 +76,7 @@ def call_key(args: tuple, kwargs: dict):
         elif t is _float:
             key += (_float, x if x == x and x != 0.0 else repr(x))
         elif isinstance(x, _generic):
-            key += (x.dtype, NUMPY_SCALAR)
+            key += (scalar_item(x, t), NUMPY_SCALAR)
         else:
             key = _add_sequence(x, t, key)
             if key is None:
@@ -83,7 +91,7 @@ def call_key(args: tuple, kwargs: dict):
             elif t is _float:
                 key += (name, KEYWORD, _float, x if x == x and x != 0.0 else repr(x))
             elif isinstance(x, _generic):
-                key += (name, KEYWORD, x.dtype, NUMPY_SCALAR)
+                key += (name, KEYWORD, scalar_item(x, t), NUMPY_SCALAR)
             else:
                 key = _add_sequence(x, t, key + (name, KEYWORD))
                 if key is None:
@@ -100,7 +108,7 @@ def _add_leaf(x, key: tuple):
     if t is _float:
         return key + (_float, x if x == x and x != 0.0 else repr(x))
     if isinstance(x, _generic):
-        return key + (x.dtype, NUMPY_SCALAR)
+        return key + (scalar_item(x, t), NUMPY_SCALAR)
     return _add_sequence(x, t, key)
 
 

@@ -44,7 +44,7 @@ from .error_hints import note_unknown_dimension
 from .device import state as device_state
 from .eager_mode import setting as eager_mode
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
-from .fast_path import NUMPY_SCALAR, call_key, prepare
+from .fast_path import NUMERIC_SCALARS, NUMPY_SCALAR, call_key, prepare
 from .signature import CallSignature, flatten_call, param_specs_of
 from .self_reads import guard, snapshot
 from .specs import TensorSpec
@@ -116,10 +116,15 @@ class GraphFunction:
             # The short path: outside tracing, a call whose raw key (`fast_path.call_key`:
             # arrays' dtypes and shapes, Python values, keywords) the full path has seen
             # runs its graph after one dict lookup.
-            if len(args) == 1 and not kwargs and type(args[0]) is np.ndarray:
-                key = (args[0].dtype, args[0].shape)      # the commonest calls, keyed inline
-            elif len(args) == 1 and not kwargs and isinstance(args[0], np.generic):
-                key = (args[0].dtype, NUMPY_SCALAR)
+            if len(args) == 1 and not kwargs:   # the commonest calls, keyed inline
+                x = args[0]
+                t = type(x)
+                if t is np.ndarray:
+                    key = (x.dtype, x.shape)
+                elif t in NUMERIC_SCALARS:
+                    key = (t, NUMPY_SCALAR)
+                else:
+                    key = call_key(args, kwargs)
             else:
                 key = call_key(args, kwargs)
             if device_state.device != "cpu" and key is not None:

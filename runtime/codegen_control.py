@@ -35,7 +35,7 @@ from __future__ import annotations
 from . import primitives
 from .ir import Graph, Literal
 from .ops.control_flow import cond_p
-from .ops.machine_scalars import scalar_p
+from .ops.machine_scalars import rereads_operands, scalar_p
 from .ops.while_primitive import while_p
 from .ops.while_primitive import split_while_operands
 
@@ -81,7 +81,7 @@ def emit_cond(gen, eqn, refs, outs, indent):
         if branch == "false":
             gen.emit(indent, "else:", eqn)
         start = len(gen.lines)
-        _coalesce(gen, eqn.params[branch], outs, lambda k, atom: True)  # outs are new names
+        _coalesce(gen, eqn.params[branch], outs, _writes_early(eqn.params[branch], refs[1:], outs))
         results = _inline(gen, eqn.params[branch], refs[1:], inner)
         _assign(gen, inner, outs, results, eqn)
         if len(gen.lines) == start:
@@ -152,8 +152,37 @@ def _assigns_carry_last(body: Graph):
     def movable(k, atom):
         eqn = body.eqns[k]
         slot = next(j for j, a in enumerate(body.outputs) if a is atom)
-        return eqn.primitive not in _STATEMENTS and len(eqn.outputs) == 1 and \
-            last_read.get(body.inputs[slot].id, -1) <= k
+        carry = body.inputs[slot]
+        if last_read.get(carry.id, -1) > k:
+            return False
+        return eqn.primitive is cond_p or _assigns_once(eqn, {carry.id})  # cond: `_writes_early`
+    return movable
+
+
+def _assigns_once(eqn, replaced: set) -> bool:
+    """Whether `eqn`'s code is one assignment of its one result after it has read the
+    values `replaced` names (so the result may take the name of one of them): not a
+    statement that reads its operands again, as a `scalar`'s NumPy fallback does."""
+    if len(eqn.outputs) != 1 or eqn.primitive in (cond_p, while_p):
+        return False
+    return eqn.primitive is not scalar_p or not rereads_operands(eqn) or \
+        not any(not isinstance(a, Literal) and a.id in replaced for a in eqn.inputs)
+
+
+def _writes_early(branch: Graph, operand_refs: list, targets: list):
+    """`_coalesce`'s test for a branch of a `cond` whose results go to `targets`: whether
+    the equation `k` may write the result `atom` to its target at once. Where the target
+    names a value the branch reads (a loop's carry: `n_2 = n_2 >> 1`), the branch must
+    not read that value after `k`, in `k` after the write, or in its closing assignment."""
+    def movable(k, atom):
+        target = targets[next(j for j, a in enumerate(branch.outputs) if a is atom)]
+        bound = {v.id for v, ref in zip(branch.inputs, operand_refs) if ref == target}
+        if not bound:
+            return True   # a new name
+        others = [a for a in branch.outputs if a is not atom]
+        later = [a for e in branch.eqns[k + 1:] for a in e.inputs]
+        return _assigns_once(branch.eqns[k], bound) and not any(
+            not isinstance(a, Literal) and a.id in bound for a in others + later)
     return movable
 
 
@@ -169,9 +198,6 @@ def inlines_loops(graph: Graph) -> bool:
         inlines_loops(eqn.params["true"]) or inlines_loops(eqn.params["false"]))
         for eqn in graph.eqns)
 
-
-# written as more than one statement, which may read an operand after the result is set
-_STATEMENTS = {cond_p, while_p, scalar_p}
 
 primitives.emitters[cond_p] = emit_cond
 primitives.emitters[while_p] = emit_while

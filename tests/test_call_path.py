@@ -200,6 +200,21 @@ def test_python_values_are_keyed_by_type_and_exact_value():
     assert np.signbit(f(x, -0.0, k=-0.0)).all() and not np.signbit(f(x, 0.0, k=0.0)).any()
 
 
+def test_numpy_scalars_are_keyed_by_type_only_where_it_fixes_the_dtype():
+    # np.int64 is keyed by its type (cheaper than its dtype); a datetime64's or a str_'s
+    # type holds several dtypes (units, lengths), so those are keyed by the dtype
+    f = count_full_calls(ag.convert(lambda x: x))
+    calls = [np.datetime64("2020-01-01", "D"), np.datetime64("2020-01-01T05", "h"),
+             np.datetime64("2021-03-04", "D"), np.int64(3), np.int64(4), np.longlong(5)]
+    for x in calls:
+        got = f(x)
+        assert got.dtype == x.dtype and got == x
+    assert f.trace_count == 3          # datetime64[D], datetime64[h], int64
+    assert f.full_calls == 4           # np.longlong is another type of the same dtype
+    assert call_key((np.int64(1),), {})[0] is np.int64
+    assert call_key((np.str_("ab"),), {})[0] == np.dtype("<U2")
+
+
 def test_keys_of_different_kinds_never_collide():
     x = np.ones(2, np.float32)
     keys = [call_key(args, kwargs) for args, kwargs in [

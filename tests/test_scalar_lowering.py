@@ -110,7 +110,8 @@ def test_float64_loops_give_numpy_results_warnings_and_errors(op1, op2, op3, lit
 
 def test_collatz_runs_on_python_ints():
     source = ag.convert(collatz, tier="numpy").get_concrete_function(np.int64(27)).source
-    assert "__unbox" in source and "(n_2 % 2) == 0" in source and "3 * n_2 + 1" in source
+    assert "__unbox" in source and "(n_2 & 1) == 0" in source and "3 * n_2 + 1" in source
+    assert "n_2 = n_2 >> 1" in source   # the branch writes the loop's carry itself
     assert ag.convert(collatz, tier="numpy")(np.int64(27)) == collatz(np.int64(27)) == 111
     assert lowered_ops(collatz, np.int64(27)) == 5
 
@@ -184,6 +185,74 @@ def test_a_step_by_a_literal_is_checked_with_the_product(n, c):
     assert f"3 * n_2 + {c}" in source.replace(f"+ ({c})", f"+ {c}")
     check_program(f, args)
     check_program(f, args, raising=True)
+
+
+@pytest.mark.parametrize("k", [0, 1, 3, 62])
+def test_division_by_a_power_of_two_is_a_shift_and_a_mask(k):
+    def f(a, n):
+        i = 0
+        q, r = a, a
+        while i < n:
+            q, r = a // (2 ** k), a % (2 ** k)
+            i += 1
+        return q, r
+
+    args = (np.int64(-7), np.int64(1))
+    source = ag.convert(f, tier="numpy").get_concrete_function(*args).source
+    assert f">> {k}" in source and f"& {2 ** k - 1}" in source
+    for a in INTS:
+        check_program(f, (np.int64(a), np.int64(1)))
+
+
+def swap_in_branch(a, b, n):
+    i = 0
+    while i < n:
+        if a > b:
+            a, b = b, a * 3 + 1      # reads the old a after writing b
+        else:
+            b = a - b
+            a = a + b                # reads the new b
+        i += 1
+    return a, b
+
+
+def write_then_read_in_branch(a, b, n):
+    i = 0
+    while i < n:
+        if a % 2 == 0:
+            a = a // 2
+            b = b + a                # the new a
+        else:
+            b = b - a                # the old a, after which a is written
+            a = 3 * a + 1            # checked: NumPy's where it wraps, on the old a
+        i += 1
+    return a, b
+
+
+def nested_branches(a, b, n):
+    i = 0
+    while i < n:
+        if a > 0:
+            if b > a:
+                a, b = b - a, a
+            else:
+                a = a * b
+        else:
+            a = -a + b
+        i += 1
+    return a, b
+
+
+@pytest.mark.parametrize("fn", [swap_in_branch, write_then_read_in_branch, nested_branches])
+@pytest.mark.parametrize("a, b", [(27, 5), (-4, 9), (3074457345618258603, 1),
+                                  (2 ** 62, -2 ** 62), (-2 ** 63, 7)])
+def test_branches_writing_a_loop_s_carries_read_what_eager_reads(fn, a, b):
+    # a branch's result written to the carry's own name (`a = a // 2`, no copy after the
+    # `if`) only where nothing reads the old value afterwards
+    for n in (1, 2, 5):
+        args = (np.int64(a), np.int64(b), np.int64(n))
+        check_program(fn, args)
+        check_program(fn, args, raising=True)
 
 
 @pytest.mark.parametrize("a, b", [(7, 0), (-2 ** 63, -1), (5, -3)])

@@ -17,7 +17,8 @@ tier; each one computes what NumPy computes, or hands the operation to NumPy:
   int64 wrap-around, `inf` and `nan`, and the warnings or errors of
   `np.errstate`, are NumPy's own.
 - `box` makes a Python number a NumPy scalar again (`np.int64(n)`) for
-  everything else; `unbox` makes a NumPy value a Python number (`int(x)`).
+  everything else; `unbox` makes a NumPy value a Python number
+  (`operator.index(x)`, `float(x)`).
 """
 from __future__ import annotations
 
@@ -119,8 +120,8 @@ def _then_bounds(then) -> tuple:
 def _kernel(xp, op, dtype, lowered=(), then=None):
     if op == "box":
         return dtype.type
-    if op == "unbox":
-        return int if dtype == INT64 else float
+    if op == "unbox":   # `operator.index` of an int64: `int`'s result in a third of its time
+        return operator.index if dtype == INT64 else float
     function, fallback = OPERATORS[op], numpy_fallback(op, dtype, lowered, then)
     in_range = _within(op, dtype) if _checks_range(op, dtype) else None
     if then is not None:
@@ -145,6 +146,17 @@ NumPy scalars of `dtype` (`lowered[k]`: operand k is one; a literal is not), or 
 one range check for both (`runtime.passes.scalar_lowering` fuses the pair)."""
 
 
+def rereads_operands(eqn) -> bool:
+    """Whether the code of the `scalar` equation `eqn` reads its operands again after it
+    assigns its result (NumPy's fallback where Python's result is out of range):
+    its result cannot be written to the name of an operand it replaces."""
+    op = eqn.params["op"]
+    if op in ("box", "unbox"):
+        return False
+    divisor = _literal_divisor(eqn) if op in _DIVISIONS else None
+    return _checks_range(op, eqn.params["dtype"], divisor)
+
+
 def _emit(gen, eqn, refs, outs, indent):
     op, dtype = eqn.params["op"], eqn.params["dtype"]
     out = outs[0]
@@ -155,11 +167,11 @@ def _emit(gen, eqn, refs, outs, indent):
     if op == "negative":
         expression = f"-{refs[0]}"
     else:
-        expression = f"{refs[0]} {BINARY.get(op) or COMPARISONS[op]} {refs[1]}"
+        symbol, divisor_ref = _binary_operator(eqn)
+        expression = f"{refs[0]} {symbol} {divisor_ref or refs[1]}"
     then = eqn.params.get("then")
-    divisor = _literal_divisor(eqn) if op in _DIVISIONS else None
-    checked = _checks_range(op, dtype, divisor)
-    zero_check = op in _DIVISIONS and divisor is None
+    checked = rereads_operands(eqn)
+    zero_check = op in _DIVISIONS and _literal_divisor(eqn) is None
     if zero_check or checked:
         fallback = gen.global_name(numpy_fallback(op, dtype, eqn.params["lowered"], then),
                                    "numpy")
@@ -195,8 +207,22 @@ def _inline(eqn):
     if op not in COMPARISONS and not (dtype == INT64 and divisor is not None
                                       and not _checks_range(op, dtype, divisor)):
         return None
-    symbol = COMPARISONS.get(op) or BINARY[op]
-    return lambda gen, refs: " ".join([_parenthesized(refs[0]), symbol, _parenthesized(refs[1])])
+    symbol, divisor_ref = _binary_operator(eqn)
+    return lambda gen, refs: " ".join([_parenthesized(refs[0]), symbol,
+                                       divisor_ref or _parenthesized(refs[1])])
+
+
+def _binary_operator(eqn) -> tuple[str, str | None]:
+    """The operator `eqn` is written with, and the right operand's text where the operator
+    makes it another: an int's `// 2**k` as `>> k` and `% 2**k` as `& 2**k - 1`, which are
+    the same on Python ints, negative ones too (`-7 // 2 == -7 >> 1 == -4`), and cheaper."""
+    op = eqn.params["op"]
+    divisor = _literal_divisor(eqn) if eqn.params["dtype"] == INT64 else None
+    if op in ("floor_divide", "remainder") and type(divisor) is int and divisor > 0 \
+            and divisor & (divisor - 1) == 0:
+        return (">>", str(divisor.bit_length() - 1)) if op == "floor_divide" else \
+            ("&", str(divisor - 1))
+    return COMPARISONS.get(op) or BINARY[op], None
 
 
 def _parenthesized(ref: str) -> str:
