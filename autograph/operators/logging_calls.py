@@ -1,0 +1,136 @@
+"""`logging` calls in converted code: logged each time the graph runs, as `print` prints.
+
+Eagerly, `log.info("step %d loss %.4f", i, loss)` logs at every call. While
+tracing, the values are tracers, so calling the logger then would log once,
+with tracer text (or fail inside `logging`, which reports "--- Logging error
+---" and goes on). Converted code stages the call instead: a `py_function`
+with no results, which makes the record when the graph runs, from the graph's
+values, with the user's file, line and function as its location (the frames
+of a running graph are not the user's). `logging.info(...)` and the methods of
+a `Logger` or a `LoggerAdapter` (`debug`, `info`, `warning`, `warn`, `error`,
+`critical`, `fatal`, `log`) are staged this way; levels, handlers, filters and
+adapters' `process` are consulted when the graph runs, as eagerly.
+
+    log.info("mean=%s", m)      # m traced: 'INFO mean=1.5' at every call of the graph
+
+A scalar traced value reaches the record as the NumPy scalar (or, for a Python
+number, the Python number) the eager code holds; arrays as arrays; an f-string
+of traced values as its text.
+"""
+from __future__ import annotations
+
+import logging
+import sys
+import types
+
+import numpy as np
+
+from autograph_runtime import Tracer, current_builder
+from autograph_runtime.abstract import python_type
+from autograph_runtime.ops.py_function import py_function_p
+from autograph_runtime.tracer import bind
+from autograph_runtime.source import user_source
+from autograph_runtime.texts import FormattedText, render
+from autograph_runtime.tree import flatten
+
+_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+           "warn": logging.WARNING, "error": logging.ERROR, "critical": logging.CRITICAL,
+           "fatal": logging.CRITICAL, "log": None}
+_ROOT = object()   # `logging.info(...)`: the root logger, configured as `logging.info` does
+
+
+def _owner(f):
+    """The logger or adapter `f` logs through (`_ROOT` for `logging`'s own functions), or
+    None where `f` is not a logging call."""
+    name = getattr(f, "__name__", None)
+    if name not in _LEVELS:
+        return None
+    if isinstance(f, types.MethodType) and \
+            isinstance(f.__self__, (logging.Logger, logging.LoggerAdapter)):
+        return f.__self__
+    return _ROOT if f is getattr(logging, name, None) else None
+
+
+def logging_call(f, args: tuple, kwargs: dict):
+    """`f(*args, **kwargs)` for a logging call `f`: staged while tracing, so it logs each
+    time the graph runs, else logged now (a `try` run as Python when the graph runs);
+    NotImplemented for any other call."""
+    owner = _owner(f)
+    if owner is None:
+        return NotImplemented
+    level, where = _LEVELS[f.__name__], user_source()
+
+    def emit(call_args, call_kwargs):
+        if level is None:   # `log(level, msg, *args)`
+            _record(owner, call_args[0], call_args[1], call_args[2:], call_kwargs, where)
+        else:
+            _record(owner, level, call_args[0], call_args[1:], call_kwargs, where)
+    if current_builder() is None:
+        return emit(args, kwargs)
+    leaves, tree = flatten((args, kwargs))
+    slots, operands = [], []   # per leaf: the value, or how to make it from the operands
+    for leaf in leaves:
+        if isinstance(leaf, FormattedText):
+            slots.append(("text", leaf.parts, len(operands), len(leaf.values)))
+            operands.extend(leaf.values)
+        elif isinstance(leaf, Tracer):
+            slots.append(("traced", len(operands)))
+            operands.append(leaf)
+        else:
+            slots.append(("value", leaf))
+    avals = [x.aval for x in operands]
+
+    def log(*values):
+        values = [_as_eager(v, aval) for v, aval in zip(values, avals)]
+        emit(*tree.unflatten([_filled(slot, values) for slot in slots]))
+    log.__name__ = f"logging call at {where}"
+    bind(py_function_p, *operands, fn=log, in_tree=flatten(tuple(operands))[1],
+         out_tree=flatten(None)[1], out_avals=())   # staged even with no traced value
+    return None
+
+
+def _as_eager(value, aval):
+    """A graph's value as the eager code holds it: a Python number for a weak value, a
+    NumPy scalar for a 0-d one, else the array."""
+    if aval.weak:
+        return python_type(aval)(value)
+    return np.asarray(value)[()] if aval.ndim == 0 else value
+
+
+def _filled(slot, values):
+    kind = slot[0]
+    if kind == "value":
+        return slot[1]
+    if kind == "traced":
+        return values[slot[1]]
+    _, parts, start, count = slot
+    return render(parts, values[start:start + count])
+
+
+def _record(owner, level, msg, args, kwargs, where):
+    """What `Logger._log` does, with `where` (the user's line) as the record's location."""
+    if owner is _ROOT:
+        if not logging.root.handlers:
+            logging.basicConfig()
+        owner = logging.root
+    if not isinstance(level, int):
+        if logging.raiseExceptions:
+            raise TypeError("level must be an integer")
+        return
+    if isinstance(owner, logging.LoggerAdapter):
+        if not owner.isEnabledFor(level):
+            return
+        msg, kwargs = owner.process(msg, kwargs)
+        owner = owner.logger
+    if not owner.isEnabledFor(level):
+        return
+    exc_info = kwargs.get("exc_info")
+    if exc_info:
+        if isinstance(exc_info, BaseException):
+            exc_info = (type(exc_info), exc_info, exc_info.__traceback__)
+        elif not isinstance(exc_info, tuple):
+            exc_info = sys.exc_info()
+    filename, lineno, function = (where.filename, where.lineno, where.function) \
+        if where is not None else ("(unknown file)", 0, "(unknown function)")
+    owner.handle(owner.makeRecord(owner.name, level, filename, lineno, msg, tuple(args),
+                                  exc_info or None, function, kwargs.get("extra"), None))
