@@ -31,11 +31,12 @@ from autograph_runtime.dask_arrays import is_dask_array
 from autograph_runtime.ops.random import warn_frozen_draws
 from autograph_runtime.ops.effects import may_fail
 from autograph_runtime.ops.subgraphs import defer
+from autograph_runtime.ir import SourceInfo
 from autograph_runtime.source import note_original_location, user_stacklevel
 from autograph_runtime.tracer import _stack as _tracing   # its `builders`: read on every call
 from autograph_runtime.tracing import is_array, trace_to_graph
 
-from . import trace_log
+from . import argument_containers, trace_log
 from .ahead import ConvertedAhead
 from .conversion import check_convertible
 from .concrete import ConcreteFunction
@@ -44,6 +45,7 @@ from .error_hints import note_unknown_dimension
 from .device import state as device_state
 from .eager_mode import setting as eager_mode
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
+from .operators.staging import holding_arguments
 from .fast_path import NUMERIC_SCALARS, NUMPY_SCALAR, call_key, prepare
 from .signature import CallSignature, flatten_call, param_specs_of
 from .self_reads import guard, snapshot
@@ -298,13 +300,18 @@ class GraphFunction:
 
         def call(*leaves):
             args, kwargs = sig.rebuild(leaves)
+            containers = argument_containers.watch(self._signature, args, kwargs)
             try:
-                return target(*args, **kwargs)
+                with holding_arguments([c for c, _, _ in containers if type(c) is list]):
+                    result = target(*args, **kwargs)
             except Exception as error:
                 # an assert staged before may raise first when the graph runs, as eagerly
                 if may_fail(current_builder().eqns) and defer(error):
                     return None
                 raise
+            argument_containers.refuse_changed(containers, self.__qualname__,
+                                               _definition(self.python_function))
+            return result
 
         try:
             target = self._conversion.target(self.autograph)
@@ -410,6 +417,12 @@ def _take_names(graph_function, fn) -> None:
     graph_function.__module__ = getattr(inner, "__module__", None)
     graph_function.__doc__ = getattr(inner, "__doc__", None)
     graph_function.__wrapped__ = fn
+
+
+def _definition(fn) -> SourceInfo | None:
+    """Where `fn` is defined, for messages."""
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    return SourceInfo(code.co_filename, code.co_firstlineno, code.co_name) if code else None
 
 
 def _identifier(label: str) -> str:

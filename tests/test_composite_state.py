@@ -211,19 +211,26 @@ def test_staged_write_leaves_the_same_container_object():
     assert seen["same"]
 
 
-def test_staged_branches_do_not_write_the_users_container_while_tracing():
-    seen = []
+SEEN_WHILE_TRACING = []   # a global: a staged branch changing a closure's list is refused
 
+
+@ag.do_not_convert
+def _seen(value):
+    SEEN_WHILE_TRACING.append(value)
+
+
+def test_staged_branches_do_not_write_the_users_container_while_tracing():
     def f(x):
         d = {"a": 0.0}
         if x > 0:
             d["a"] = 1.0
         else:
-            seen.append(d["a"])       # the else branch is traced after the if branch
+            _seen(d["a"])       # the else branch is traced after the if branch
         return d["a"]
+    SEEN_WHILE_TRACING.clear()
     converted = ag.convert(f)
     assert converted(np.float64(-1.0)) == 0.0 and converted(np.float64(1.0)) == 1.0
-    assert seen == [0.0]
+    assert SEEN_WHILE_TRACING == [0.0]
 
 
 # -- what a graph cannot follow: clear errors ---------------------------------------------

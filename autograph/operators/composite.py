@@ -40,8 +40,10 @@ library or builtin class), are refused (`ConversionError`).
 """
 from __future__ import annotations
 
+import collections
 import sys
 import threading
+import types
 
 import numpy as np
 
@@ -63,7 +65,7 @@ from .containers import (
     set_contents,
     write_back,
 )
-from . import carries
+from . import carries, opaque_containers, staging
 from .in_place import carried, carrying, read_only
 from .lists import TracedList, fits, shape_text, stage_list
 
@@ -377,14 +379,44 @@ class Block:
 
 
 def _user_locals() -> dict:
-    """The local variables (not a closure's) of the converted code running the staged block."""
-    frame = sys._getframe(1)
-    while frame is not None and is_library_file(frame.f_code.co_filename):
+    """The local variables (not a closure's) of the converted code running the staged
+    block and of the converted code it runs in (a loop's body function, the function
+    itself, a converted function calling it), innermost first: values of this trace."""
+    return _reachable()[0]
+
+
+def _reachable() -> tuple[dict, dict]:
+    """(`_user_locals()`, the values the same code reaches otherwise: the closures' that
+    are not one of those locals, and the global lists, dicts, sets and deques it names),
+    up to the first user frame that is not converted code (the graph function's caller).
+    The second kind outlive the trace: a block can change them only while tracing."""
+    own: dict = {}
+    other: dict = {}
+    frame = sys._getframe(2)
+    while frame is not None:
+        code, filename = frame.f_code, frame.f_code.co_filename
+        if filename.startswith("<autograph "):   # `pyct.loader.load`'s names
+            mine = set(code.co_varnames) | set(code.co_cellvars)
+            for name, value in frame.f_locals.items():
+                (own if name in mine else other).setdefault(name, value)
+            for name in _global_names(code):
+                value = frame.f_globals.get(name)
+                if isinstance(value, (list, dict, set, collections.deque)):
+                    other.setdefault(name, value)
+        elif not is_library_file(filename):
+            break
         frame = frame.f_back
-    if frame is None:
-        return {}
-    own = set(frame.f_code.co_varnames) | set(frame.f_code.co_cellvars)
-    return {name: v for name, v in frame.f_locals.items() if name in own}
+    ids = {id(v) for v in own.values()}
+    return own, {name: v for name, v in other.items() if id(v) not in ids}
+
+
+def _global_names(code) -> set:
+    """The names `code` and the functions defined in it read as globals (or attributes)."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
 
 
 def _copy_hint(container, label):
@@ -411,12 +443,16 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
     extra: dict = {}      # id -> (label, container) carried besides the state
     extra.update((id(value), (label, value))   # arrays it learnt it must carry before
                  for label, value in carries.remembered(site, builder, state))
+    own, outliving = _reachable()
+    watched = opaque_containers.watch(own) + opaque_containers.watch(outliving, every=True)
     tracing = carries.being_traced()
     tracing.append((site, builder))
     try:
-        return _traced_block(state, names, stage, loop, stack_lists, builder, mark, extra)
+        result = _traced_block(state, names, stage, loop, stack_lists, builder, mark, extra)
     finally:
         tracing.pop()
+    opaque_containers.refuse_changed(watched, loop)
+    return result
 
 
 def _traced_block(state, names, stage, loop, stack_lists, builder, mark, extra):
@@ -531,6 +567,9 @@ def _check_unshared(value, name, refusal):
     `value` that an `if` stacks: NumPy's appends would show through it, the stack not."""
     if type(value) is not list:
         return
+    if staging.is_argument(value):
+        raise TracingError(f"{refusal}; it is an argument of the graph function, which the "
+                           f"caller's list would show eagerly: return the list instead")
     for local, v in _user_locals().items():
         for container, label in containers_in(v, local):
             if container is value and label != name:

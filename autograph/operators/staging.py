@@ -13,6 +13,7 @@ import threading
 class _State(threading.local):
     depth = 0
     threaded = ()   # the innermost staged block's state names
+    arguments = frozenset()   # ids of the lists the graph functions being traced were given
 
 
 _state = _State()
@@ -51,3 +52,20 @@ def in_staged_block() -> bool:
 def threaded_by_block(name: str) -> bool:
     """Whether the innermost staged block threads the variable `name` as its state."""
     return name in _state.threaded
+
+
+@contextlib.contextmanager
+def holding_arguments(lists):
+    """Marks `lists` as arguments of the graph function being traced: the caller holds
+    them too, so a block cannot hold one as a stacked array of its own."""
+    outer = _state.arguments
+    _state.arguments = outer | {id(x) for x in lists}
+    try:
+        yield
+    finally:
+        _state.arguments = outer
+
+
+def is_argument(value) -> bool:
+    """Whether `value` is a list a graph function being traced was given."""
+    return id(value) in _state.arguments

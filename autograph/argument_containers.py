@@ -1,0 +1,71 @@
+"""Lists, dicts and objects a graph function's trace changes in its arguments: refused.
+
+A graph function's arguments are its inputs: a list or dict of arrays is
+flattened into them and built again for the trace, so an append or a key set
+while tracing changes that copy and never happens when the graph runs, where
+eagerly every call changes the caller's container. An object is passed as it
+is: an attribute the trace sets to a traced value would hold it after the call
+(Python values and `Variable`s set while tracing stay, as a model builds its
+variables on its first call). Rather than answer differently, the trace is
+refused, naming the argument, and what the trace changed is put back:
+
+    @ag.convert
+    def f(x, log):
+        log.append(x.sum())   # TracingError: f changes its argument 'log' ...
+        return x
+"""
+from __future__ import annotations
+
+import inspect
+
+from autograph_runtime import Tracer, TracingError
+from autograph_runtime.source import location_note
+from autograph_runtime.tree import flatten
+
+from .operators.containers import (
+    containers_in,
+    is_plain_object,
+    items_of,
+    same_items,
+    set_contents,
+)
+
+
+def watch(signature: inspect.Signature, args: tuple, kwargs: dict) -> list:
+    """[(container, its items, label)] of the lists, dicts and plain objects in the
+    arguments a trace is about to see."""
+    try:
+        named = signature.bind_partial(*args, **kwargs).arguments
+    except TypeError:   # the call itself is wrong: the trace says so
+        return []
+    found: dict = {}
+    for name, value in named.items():
+        for container, label in containers_in(value, name):
+            found.setdefault(id(container), (container, dict(items_of(container)), label))
+    return list(found.values())
+
+
+def _holds_tracers(now: dict, before: dict) -> bool:
+    """Whether an attribute the trace set holds a traced value (which it leaks)."""
+    return any(isinstance(leaf, Tracer) for k, v in now.items()
+               if k not in before or before[k] is not v for leaf in flatten(v)[0])
+
+
+def refuse_changed(watched: list, function: str, where) -> None:
+    """`TracingError` (after putting every changed container back) where the trace changed
+    one of `watched`."""
+    changed = [(c, items, label) for c, items, label in watched
+               if not same_items(items_of(c), items) and (
+                   not is_plain_object(c) or _holds_tracers(items_of(c), items))]
+    if not changed:
+        return
+    for container, items, _ in changed:
+        set_contents(container, items)
+    container, items, label = changed[0]
+    kind = type(container).__name__
+    raise TracingError(
+        f"{function} changes its argument {label!r} (a {kind}){location_note(where)}: a graph "
+        f"function's arguments are its inputs, so the change would happen once, while "
+        f"tracing, and never reach the caller's {kind} when the graph runs; return the new "
+        f"value instead (`return result, {label.split('.')[0].split('[')[0]}`), or change it "
+        f"outside the function")

@@ -1,0 +1,117 @@
+"""Containers a staged block cannot carry, watched while the block is traced.
+
+A staged `if` traces both branches and a staged loop traces its body once or
+twice, so a Python container changed in them is changed while tracing, once per
+trace, not when (and as often as) the graph runs. The lists, dicts and plain
+objects of the trace's own locals that a block changes are carried as its state
+(`composite.Block`). Two kinds cannot be:
+
+- sets, deques, bytearrays and subclasses of `dict` and `list` (`defaultdict`,
+  `Counter`, `OrderedDict`), which a block has no state for;
+- any container that outlives the call, reached through a closure of code
+  defined outside the function or a global: carried, it would hold the trace's
+  values after the call, and never see the graph's.
+
+A change to one of them raises `TracingError` naming it, after putting it back
+as it was, where it would silently differ:
+
+    seen = set()
+    for i in range(4):
+        if x[i] > 1:        # staged: both branches are traced
+            seen.add(i)     # TracingError: set 'seen' is changed inside ...
+"""
+from __future__ import annotations
+
+import collections
+
+from autograph_runtime import TracingError
+from autograph_runtime.source import location_note, user_source
+
+from .containers import containers_in, is_plain_object, items_of, set_contents
+
+
+def is_opaque(value) -> bool:
+    """A mutable container that a block cannot carry as its state."""
+    kind = type(value)
+    return kind in (set, collections.deque, bytearray) or (
+        isinstance(value, (dict, list, set, collections.deque)) and kind not in (dict, list))
+
+
+def _contents(container) -> tuple:
+    """A copy of what the container holds, to compare by identity and to put back:
+    `("pairs", [(key, value)])`, `("items", [value])` or `("bytes", b)`."""
+    if isinstance(container, dict):
+        return "pairs", list(container.items())
+    if is_plain_object(container):
+        return "pairs", list(vars(container).items())
+    if isinstance(container, bytearray):
+        return "bytes", bytes(container)
+    return "items", list(container)
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    (kind, x), (_, y) = a, b
+    if kind == "bytes":
+        return x == y
+    if len(x) != len(y):
+        return False
+    if kind == "pairs":   # keys by identity too: a key may be any object
+        return all(k1 is k2 and v1 is v2 for (k1, v1), (k2, v2) in zip(x, y))
+    return sorted(map(id, x)) == sorted(map(id, y))   # a set's order may change
+
+
+def _put_back(container, contents: tuple):
+    items = contents[1]
+    if isinstance(container, dict):
+        container.clear()
+        container.update(items)
+    elif is_plain_object(container):
+        set_contents(container, dict(items))
+    elif isinstance(container, (set, collections.deque)):
+        container.clear()
+        (container.update if isinstance(container, set) else container.extend)(items)
+    else:   # a list, a bytearray
+        container[:] = items
+
+
+def watch(variables: dict, every: bool = False) -> list:
+    """[(container, contents, label, outlives)] of the opaque containers among `variables`
+    and in the lists, dicts and plain objects they hold; with `every` (values that outlive
+    the call), of those lists, dicts and objects too."""
+    found: dict = {}
+    for name, value in variables.items():
+        candidates = [(value, name)]
+        for container, label in containers_in(value, name):
+            if every:
+                candidates.append((container, label))
+            candidates += [(v, f"{label}.{k}" if is_plain_object(container) else
+                            f"{label}[{k!r}]") for k, v in items_of(container).items()]
+        for candidate, label in candidates:
+            if id(candidate) not in found and (is_opaque(candidate) or every and (
+                    type(candidate) in (dict, list) or is_plain_object(candidate))):
+                found[id(candidate)] = (candidate, _contents(candidate), label, every)
+    return list(found.values())
+
+
+def refuse_changed(watched: list, loop: bool) -> None:
+    """`TracingError` for the first watched container a trace of the block changed, after
+    putting every changed one back."""
+    changed = [w for w in watched if not _same(_contents(w[0]), w[1])]
+    for container, contents, _, _ in changed:
+        _put_back(container, contents)
+    if not changed:
+        return
+    container, _, label, outlives = changed[0]
+    kind = type(container).__name__
+    block = "a loop on a traced value, whose body is traced once or twice but runs at " \
+        "every trip" if loop else "an `if` on a traced value, both of whose branches are traced"
+    way_out = ("it outlives the call (a global, or a closure's), so it could only hold "
+               "the trace's values: make it a local of the function and return it"
+               if outlives else
+               f"a staged block carries lists, dicts and plain objects as its state, not a "
+               f"{kind}: use a list or a dict (a plain `dict` for a `defaultdict` or "
+               f"`Counter`)")
+    raise TracingError(
+        f"{kind} {label!r} is changed inside {block}{location_note(user_source())}: the "
+        f"change would happen while tracing, not when the graph runs; {way_out}, or decide "
+        f"the condition on Python values")

@@ -1,0 +1,245 @@
+"""Python containers changed inside a staged `if` or loop: eager's answer or a clear error.
+
+A staged `if` traces both branches and a staged loop traces its body once or
+twice, so a method call changing a container (`s.add(i)`, `q.append(i)`,
+`out.extend(...)`, `groups[0].append(i)`) runs while tracing, whatever the
+condition. Every container the converted code can reach (its locals, its
+closure's, those of a loop's body function, a nested helper's enclosing
+function's) is watched: the block either carries it as its state (lists,
+dicts, plain objects) or the change is a `TracingError` naming it, never the
+trace-time change silently kept (each case below returned a different answer
+before).
+"""
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+X = np.array([0.5, 2.0, -1.0, 3.0, 0.2])
+
+
+def set_add(x):
+    s = set()
+    for i in range(4):
+        if x[i] > 1:
+            s.add(i)
+    return sorted(s)
+
+
+def deque_in_if(x):
+    q = collections.deque()
+    if x[0] > 1:
+        q.append(1)
+    return len(q)
+
+
+def deque_in_loop(x):
+    q = collections.deque()
+    for v in x:
+        if v > 1:
+            q.append(v)
+    return len(q)
+
+
+def counter(x):
+    c = collections.Counter()
+    for i in range(4):
+        if x[i] > 1:
+            c.update([i % 2])
+    return dict(c)
+
+
+def default_dict(x):
+    d = collections.defaultdict(list)
+    for i in range(4):
+        if x[i] > 1:
+            d[i % 2].append(i)
+    return dict(d)
+
+
+def extend_in_loop(x):
+    out = []
+    for i in range(4):
+        if x[i] > 1:
+            out.extend([i, i])
+    return out
+
+
+def nested_list(x):
+    groups = [[], []]
+    for i in range(4):
+        if x[i] > 1:
+            groups[0].append(i)
+    return groups
+
+
+class Bag:
+    def __init__(self):
+        self.items = []
+
+
+def object_attribute_list(x):
+    bag = Bag()
+    for i in range(4):
+        if x[i] > 1:
+            bag.items.append(i)
+    return bag.items
+
+
+def setdefault_append(x):
+    d = {}
+    for i in range(4):
+        if x[i] > 1:
+            d.setdefault(i % 2, []).append(i)
+    return d
+
+
+def closure_appends(x):
+    out = []
+
+    def add(v):
+        out.append(v)
+
+    for i in range(4):
+        if x[i] > 1:
+            add(i)
+    return out
+
+
+def list_in_dict(x):
+    nb = {0: []}
+    for i in range(3):
+        if x[i] > 0:
+            nb[0].append(i)
+    return nb
+
+
+CASES = [set_add, deque_in_if, deque_in_loop, counter, default_dict, extend_in_loop,
+         nested_list, object_attribute_list, setdefault_append, closure_appends, list_in_dict]
+
+
+@pytest.mark.parametrize("fn", CASES, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("x", [X, -X, np.full(5, 2.0)], ids=["mixed", "negated", "all"])
+def test_a_container_changed_in_a_staged_block_is_eager_s_or_refused(fn, x):
+    want = fn(x.copy())
+    try:
+        got = ag.convert(fn)(x.copy())
+    except (ag.TracingError, ag.ConversionError) as error:
+        assert "on a traced value" in str(error) and __file__ in str(error)
+        return
+    assert got == want   # the block carried it
+
+
+@pytest.mark.parametrize("fn", [set_add, deque_in_if, deque_in_loop, counter, default_dict])
+def test_containers_a_block_cannot_carry_are_named(fn):
+    kind = {set_add: "set", deque_in_if: "deque", deque_in_loop: "deque", counter: "Counter",
+            default_dict: "defaultdict"}[fn]
+    with pytest.raises(ag.TracingError, match=rf"^{kind} '\w+' is changed inside"):
+        ag.convert(fn)(X.copy())
+
+
+def test_python_conditions_and_the_block_s_own_containers_are_free():
+    def f(x, n):
+        seen = set()
+        for i in range(n):        # a Python loop, a Python condition: eager's own
+            if i % 2 == 0:
+                seen.add(i)
+        total = 0.0
+        for v in x:               # a staged loop
+            local = collections.deque([v])   # made and changed in the body: per trace
+            local.append(v * 2)
+            total = total + sum(local)
+        return total + len(seen)
+
+    assert ag.convert(f)(X, 5) == f(X, 5)
+
+
+def test_an_unchanged_container_passes():
+    def f(x):
+        s = {1}
+        if x[0] > 1:
+            s.add(1)              # already there: no change
+        return len(s) + x[0]
+
+    for x in (X, -X):
+        assert ag.convert(f)(x) == f(x)
+
+
+HISTORY = []
+
+
+def global_list(x):
+    for v in x:
+        if v > 1:
+            HISTORY.append(float(v))
+    return x.sum()
+
+
+def test_a_global_list_changed_in_a_staged_block_is_eager_s_or_refused():
+    HISTORY.clear()
+    want = global_list(X)
+    wanted = list(HISTORY)
+    HISTORY.clear()
+    try:
+        got = ag.convert(global_list)(X)
+    except ag.TracingError as error:
+        assert "HISTORY" in str(error)
+        return
+    assert got == want and HISTORY == wanted
+
+
+class Box:
+    pass
+
+
+def append_to_argument(x, log):
+    log.append(1.0)
+    return x
+
+
+def append_to_argument_in_loop(x, log):
+    for v in x:
+        if v > 1.0:
+            log.append(float(v))
+    return x.sum()
+
+
+def set_argument_key(x, cfg):
+    cfg["applied"] = True
+    return x * cfg["scale"]
+
+
+def set_argument_attribute(x, box):
+    box.total = x.sum()
+    return x
+
+
+@pytest.mark.parametrize("fn, make", [
+    (append_to_argument, list), (append_to_argument_in_loop, list),
+    (set_argument_key, lambda: {"scale": 2.0}), (set_argument_attribute, Box)],
+    ids=["append", "append in a loop", "dict key", "attribute"])
+def test_a_change_to_an_argument_container_is_refused_and_undone(fn, make):
+    # eagerly the caller's container changes at every call; a graph could not do that
+    container = make()
+    before = dict(vars(container)) if isinstance(container, Box) else list(container) \
+        if isinstance(container, list) else dict(container)
+    with pytest.raises(ag.TracingError, match=r"'(log|cfg|box)'.*argument|argument '(log|cfg|box)'"):
+        ag.convert(fn)(X.copy(), container)
+    after = dict(vars(container)) if isinstance(container, Box) else list(container) \
+        if isinstance(container, list) else dict(container)
+    assert after == before     # nothing the trace did is left in the caller's container
+
+
+def test_arguments_read_or_copied_are_free():
+    def f(x, cfg, log):
+        log = list(log)          # a copy of its own: eager's too
+        log.append(cfg["scale"])
+        return x * cfg["scale"] + len(log)
+
+    cfg, log = {"scale": 2.0}, [1.0]
+    np.testing.assert_array_equal(ag.convert(f)(X, cfg, log), f(X, cfg, log))
+    assert cfg == {"scale": 2.0} and log == [1.0]
