@@ -83,22 +83,37 @@ def errors_of(eqn, errors_raise: bool = True) -> tuple:
     return (_ALWAYS if errors_raise else ()) + unknown + tuple(own)
 
 
+def _with_errors(eqns, errors_raise):
+    """(eqn, the types its own kernel may raise) for `eqns` and their subgraphs, in order."""
+    for eqn in eqns:
+        yield eqn, errors_of(eqn, errors_raise)
+        inner = errors_raise or eqn.primitive is errstate_p and "raise" in dict(
+            eqn.params["modes"]).values()
+        for graph in eqn.subgraphs():
+            yield from _with_errors(graph.eqns, inner)
+
+
 def raising(eqns, caught: tuple, errors_raise=None):
     """The first of `eqns` (or of their subgraphs) whose kernel may raise what `caught`
     catches; None where none may. `errors_raise`: whether NumPy's floating-point errors
     raise (by default, as `np.geterr()` says now: the errstate the `try` is traced in)."""
-    if errors_raise is None:
-        errors_raise = "raise" in np.geterr().values()
-    for eqn in eqns:
-        if any(issubclass(error, caught) for error in errors_of(eqn, errors_raise)):
+    for eqn, errors in _with_errors(eqns, _errors_raise(errors_raise)):
+        if any(issubclass(error, caught) for error in errors):
             return eqn
-        inner = errors_raise or eqn.primitive is errstate_p and "raise" in dict(
-            eqn.params["modes"]).values()
-        for graph in eqn.subgraphs():
-            found = raising(graph.eqns, caught, inner)
-            if found is not None:
-                return found
     return None
+
+
+def raised(eqns, errors_raise=None) -> list:
+    """The exception types the kernels of `eqns` (and of their subgraphs) may raise, each
+    once, in the order they first appear."""
+    found = {}
+    for _, errors in _with_errors(eqns, _errors_raise(errors_raise)):
+        found.update(dict.fromkeys(errors))
+    return list(found)
+
+
+def _errors_raise(errors_raise) -> bool:
+    return "raise" in np.geterr().values() if errors_raise is None else errors_raise
 
 
 def may_catch_kernel_errors(caught: tuple) -> bool:
