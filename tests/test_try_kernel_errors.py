@@ -734,3 +734,49 @@ def test_a_number_the_joined_type_cannot_hold_exactly_is_a_type_error_when_it_ru
     converted = _check(float32_or_a_tenth, (REGULAR,))
     with pytest.raises(TypeError, match="bound 'y' to a Python float"):
         converted(SINGULAR)
+
+
+# -- `suppress` bound with `as`, or among several managers ---------------------------
+
+def suppress_as(x, i):
+    y = 0.0
+    with contextlib.suppress(IndexError) as s:
+        y = x[i]
+    return y, s is None
+
+
+def suppress_with_errstate(x, i):
+    y = 0.0
+    with np.errstate(divide="ignore"), contextlib.suppress(IndexError):
+        y = x[i] / 0.0
+    return y
+
+
+def two_suppresses(x, i, m):
+    y = 0.0
+    with contextlib.suppress(IndexError), contextlib.suppress(np.linalg.LinAlgError):
+        y = x[i] + np.linalg.inv(m).sum()
+    return y
+
+
+def test_suppress_bound_with_as_or_among_several_managers_suppresses_as_eagerly():
+    x = np.arange(3.0)
+    for fn in (suppress_as, suppress_with_errstate):
+        _check(fn, *[(x, np.int64(i)) for i in (1, 5)])
+    _check(two_suppresses, *[(x, np.int64(i), m) for i in (1, 5) for m in (REGULAR, SINGULAR)])
+
+
+def suppress(*types):
+    """A manager named as `contextlib.suppress`, which it is not."""
+    return contextlib.nullcontext(len(types))
+
+
+def not_suppress_as(x, i):
+    with suppress(IndexError) as s:
+        y = x[i]
+    return y, s
+
+
+def test_a_manager_named_suppress_that_is_not_bound_with_as_is_refused():
+    with pytest.raises(TypeError, match="as `contextlib.suppress`, which it is not"):
+        ag.convert(not_suppress_as)(np.arange(3.0), np.int64(1))

@@ -191,6 +191,12 @@ def suppressed(manager, types: tuple) -> tuple:
     return types
 
 
+def entered_suppress(manager, types: tuple) -> None:
+    """What `with manager(*types) as name` binds `name` to: None, where it is
+    `contextlib.suppress` (whose `__enter__` gives None)."""
+    suppressed(manager, types)
+
+
 def caught(error: BaseException, values: tuple, names: tuple) -> tuple:
     """`values` of `names` as Python leaves them where `error` was raised.
 

@@ -54,7 +54,7 @@ import numpy as np
 from autograph_runtime import Tracer, TracingError, current_builder, weak_joins
 from autograph_runtime.abstract import AbstractValue, python_type
 from autograph_runtime.errors import AutographError, PathTypeError
-from autograph_runtime.ops.kernel_errors import may_catch_kernel_errors, raised
+from autograph_runtime.ops.kernel_errors import caught_errors, may_catch_kernel_errors
 from autograph_runtime.ops.python_block import python_block_p
 from autograph_runtime.tracer import bind
 from autograph_runtime.tracer_value import write_in_place
@@ -93,15 +93,17 @@ def try_stmt(statement, state: tuple, names: tuple, outs: tuple, handled, where:
         return statement(*state)
     paths = _Paths(builder, statement, state, where)
     result, probe = paths.trace()
-    kernels = raised(builder.eqns[paths.start:]) if may_catch_kernel_errors(caught) else []
-    errors = [e for e in dict.fromkeys(kernels + probe.staged_errors) if issubclass(e, caught)]
+    kernels = caught_errors(builder.eqns[paths.start:], caught) \
+        if may_catch_kernel_errors(caught) else []
+    errors = list(dict.fromkeys(kernels + [e for e in probe.staged_errors
+                                           if issubclass(e, caught)]))
     if not errors:
         return result
     paths.undo()   # the statement runs as Python instead
     results = [result] + [r for error in _reaching(errors, _types(handled, flat=False))
                           for at in ("start", "end") for r in [paths.trace(at, error)[0]]
                           if r is not None]
-    return _staged(statement, state, paths, results, names, outs, where)
+    return _staged(statement, paths, results, outs, where)
 
 
 def _reaching(errors, handlers) -> list:
@@ -173,10 +175,12 @@ class _Paths:
                     self.written.append(t)
 
 
-def _staged(statement, state, paths, results, names, outs, where):
+def _staged(statement, paths, results, outs, where):
+    """The `python_block` running `statement`, typed by the `results` of its paths."""
     leaves, in_tree, written = paths.leaves, paths.in_tree, paths.written
     arrays = [i for i, v in enumerate(leaves) if isinstance(v, Tracer) or
               isinstance(v, np.ndarray) and v.dtype != object]
+    maybe = [i for i in arrays if type(leaves[i]) is MaybeUnbound]   # read as unbound
     outputs = [joined(name, [r[k] for r in results], written) for k, name in enumerate(outs)]
     unbound = next((o.name for o in outputs if o.leaves[0].kind == "constant" and
                     is_undefined(o.leaves[0].what)), None)
@@ -194,8 +198,6 @@ def _staged(statement, state, paths, results, names, outs, where):
     for t in written:
         avals.append(t.aval)
         out_names.append(t.node.name or "an array it writes")
-
-    maybe = [i for i in arrays if type(leaves[i]) is MaybeUnbound]
 
     def run(*operands):
         copies, by_id = list(leaves), {}
