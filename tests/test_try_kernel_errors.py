@@ -780,3 +780,60 @@ def not_suppress_as(x, i):
 def test_a_manager_named_suppress_that_is_not_bound_with_as_is_refused():
     with pytest.raises(TypeError, match="as `contextlib.suppress`, which it is not"):
         ag.convert(not_suppress_as)(np.arange(3.0), np.int64(1))
+
+
+# -- what only a handler does ------------------------------------------------------
+
+def handler_writes_its_argument(m, x):
+    try:
+        y = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        x[0] = 7.0
+        y = m
+    return y
+
+
+def test_an_argument_only_a_handler_writes_in_place_is_written_back():
+    converted = ag.convert(handler_writes_its_argument)
+    for m in (REGULAR, SINGULAR):
+        x, want = np.ones(2), np.ones(2)
+        _same(converted(m, x), handler_writes_its_argument(m, want))
+        np.testing.assert_array_equal(x, want)
+
+
+def returns_from_a_nested_try(m, i, xs):
+    try:
+        y = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        try:
+            return xs[i]
+        except IndexError:
+            return -1.0
+    return y.sum()
+
+
+def test_returns_from_a_try_nested_in_a_handler():
+    converted = _check(returns_from_a_nested_try, *[(m, np.int64(i), np.arange(3.0))
+                                                    for m in (SINGULAR, REGULAR) for i in (1, 7)])
+    assert converted.trace_count == 1
+
+
+def errstate_and_suppress_around_a_loop(x, n):
+    total = 0.0
+    with np.errstate(all="ignore"), contextlib.suppress(IndexError):
+        for k in range(n):
+            total += x[k]
+    return total
+
+
+def returns_inside_suppress_as(x, i):
+    with contextlib.suppress(IndexError) as s, np.errstate(divide="ignore"):
+        return x[i] / 0.0, s
+    return -1.0, None
+
+
+def test_suppress_among_several_managers_around_a_loop_and_a_return():
+    x = np.arange(3.0)
+    _check(errstate_and_suppress_around_a_loop, *[(x, n) for n in (2, 5, np.int64(2),
+                                                                   np.int64(5))])
+    _check(returns_inside_suppress_as, (x, np.int64(1)), (x, np.int64(7)))

@@ -27,21 +27,17 @@ from ..pyct import anno, templates
 from ..pyct.transformer import StatementTransformer
 
 
-def _is_suppress(item) -> bool:
+def becomes_try(item) -> bool:
+    """Whether the `with` item is `suppress(...)` (or `... as name`), which becomes a `try`."""
     call = item.context_expr
     func = call.func if isinstance(call, gast.Call) else None
     return (getattr(func, "id", None) == "suppress" or getattr(func, "attr", None) == "suppress") \
         and not call.keywords   # `suppress(*errors, E)`: a tuple `(*errors, E)` as well
 
 
-def rewritable(node) -> bool:
-    """Whether `node` is `with suppress(...):` (or `... as name`) alone, which becomes a `try`."""
-    return len(node.items) == 1 and _is_suppress(node.items[0])
-
-
 def _nested(node) -> None:
     """`with a, b: body` as `with a: with b: body`, in place, where one of them suppresses."""
-    if len(node.items) < 2 or not any(map(_is_suppress, node.items)):
+    if len(node.items) < 2 or not any(map(becomes_try, node.items)):
         return
     body = node.body
     for item in reversed(node.items[1:]):
@@ -63,7 +59,7 @@ class _Suppress(StatementTransformer):
     def visit_With(self, node):
         _nested(node)
         self.generic_visit(node)
-        if not rewritable(node):
+        if len(node.items) > 1 or not becomes_try(node.items[0]):
             return node
         item = node.items[0]
         call = item.context_expr
