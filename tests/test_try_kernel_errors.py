@@ -837,3 +837,46 @@ def test_suppress_among_several_managers_around_a_loop_and_a_return():
     _check(errstate_and_suppress_around_a_loop, *[(x, n) for n in (2, 5, np.int64(2),
                                                                    np.int64(5))])
     _check(returns_inside_suppress_as, (x, np.int64(1)), (x, np.int64(7)))
+
+
+def body_writes_handler_rebinds(m, x):
+    x = x * 1
+    alias = x
+    try:
+        x[0] = 5.0
+        y = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        x = np.zeros(2)
+        y = m
+    return x, y, alias
+
+
+def test_an_array_the_body_writes_and_a_handler_rebinds():
+    _check(body_writes_handler_rebinds, (REGULAR, np.ones(2)), (SINGULAR, np.ones(2)))
+
+
+def returns_none_from_the_handler(m):
+    try:
+        return np.linalg.inv(m).sum()
+    except np.linalg.LinAlgError:
+        return
+
+
+def writes_or_returns_none(m, out):
+    try:
+        out[...] = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        return
+    out += 1
+
+
+def test_a_handler_returning_none_where_the_body_returns_a_value_is_a_clear_error():
+    converted = _check(returns_none_from_the_handler, (REGULAR,))
+    line = returns_none_from_the_handler.__code__.co_firstlineno + 4
+    with pytest.raises(TypeError, match=rf"returns None on a path .*:{line} in "):
+        converted(SINGULAR)
+    converted = ag.convert(writes_or_returns_none)
+    for m in (REGULAR, SINGULAR):
+        got, want = np.zeros((3, 3)), np.zeros((3, 3))
+        assert converted(m, got) is writes_or_returns_none(m, want) is None
+        np.testing.assert_array_equal(got, want)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from autograph_runtime import Tracer
+from autograph_runtime.source import location_note
 from autograph_runtime.abstract import (
     PYTHON_DTYPES,
     AbstractValue,
@@ -35,7 +36,7 @@ from autograph_runtime.abstract import (
 )
 from autograph_runtime.tree import flatten
 
-from .undefined import MaybeUnbound, Placeholder, is_undefined
+from .undefined import MaybeUnbound, Placeholder, ReturnedNone, is_undefined
 
 
 def leaf_type(value):
@@ -91,6 +92,13 @@ class Output:
                 f"the `try` statement of the `except` at {where} left {self.name!r} unbound "
                 f"when the graph ran it, where tracing bound it to a value the graph holds; "
                 f"bind {self.name!r} before the `try`")
+        if type(value) is ReturnedNone and not (
+                self.leaves[0].kind == "constant" and type(self.leaves[0].what) is ReturnedNone):
+            raise TypeError(
+                f"the function returns None on a path of the `try` statement of the `except` "
+                f"at {where}{location_note(value.where)} and a value on another, which a "
+                f"graph cannot do: a graph returns one type on every path; return a value "
+                f"(or raise) there")
         got, tree = flatten(value)
         if tree != self.tree:
             raise TypeError(
@@ -124,8 +132,8 @@ def joined(name: str, values: list, written: list) -> Output:
 
 def _joined_leaf(items: list, written: list) -> Leaf:
     index = next((i for i, t in enumerate(written) if items[0] is t), None)
-    if index is not None:
-        return Leaf("written", index)
+    if index is not None and all(item is items[0] for item in items):
+        return Leaf("written", index)   # else a value: a path binds another array to it
     types = [leaf_type(item) for item in items]
     if types[0] is None:
         return Leaf("constant", items[0])
