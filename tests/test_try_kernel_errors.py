@@ -880,3 +880,24 @@ def test_a_handler_returning_none_where_the_body_returns_a_value_is_a_clear_erro
         got, want = np.zeros((3, 3)), np.zeros((3, 3))
         assert converted(m, got) is writes_or_returns_none(m, want) is None
         np.testing.assert_array_equal(got, want)
+
+
+def appends_in_body_and_handler(m):
+    log = []
+    marks = {"a": 0}
+    try:
+        log.append(1)
+        marks["a"] = 1
+        x = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        log.append(2)
+        marks["a"] = 2
+        x = m
+    return x, len(log), marks["a"]
+
+
+def test_a_list_the_handler_appends_to_again_is_a_clear_error_on_its_path():
+    # the handler's path would need the list one longer: a graph's lists have one length
+    converted = _check(appends_in_body_and_handler, (REGULAR,))
+    with pytest.raises(TypeError, match="bound 'log' to a value of another structure"):
+        converted(SINGULAR)

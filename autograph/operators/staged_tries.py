@@ -147,9 +147,9 @@ class _Paths:
         try:
             if at is None:
                 return self.statement(*self.state), probe
-            try:
+            try:  # on fresh lists and dicts of the values from before (the body's wrote them)
                 with raising_in(self.where, at, error):
-                    return self.statement(*self.state), probe
+                    return self.statement(*self.in_tree.unflatten(self.leaves)), probe
             except Exception as failure:  # noqa: BLE001 - the handler raises on this path
                 if isinstance(failure, AutographError) and \
                         type(failure) not in (TracingError, PathTypeError):
