@@ -660,6 +660,38 @@ def mixed_paths(ms, t):
 _MIXED = ag.convert(mixed_paths)
 
 
+@given(st.lists(st.sampled_from(["regular", "singular", "large"]), min_size=1, max_size=3),
+       st.integers(0, 5), st.integers(-1, 3))
+def test_mixed_paths_in_a_staged_loop_match_eager(kinds, n, t):
+    chosen = {"regular": REGULAR, "singular": SINGULAR, "large": REGULAR / 100}
+    ms = np.stack([chosen[k] for k in kinds])
+    args = (ms, np.int64(n), np.int64(t))
+    _same(_outcome(_MIXED_WHILE, *args), _outcome(mixed_paths_while, *args))
+
+
+def mixed_paths_while(ms, n, t):
+    k = 0
+    total = 0.0
+    while k < n:
+        m = ms[k % ms.shape[0]]
+        k += 1
+        try:
+            v = np.linalg.inv(m)
+            if v.max() > 10 * t:
+                return v.sum() + k
+            if k == t:
+                break
+        except np.linalg.LinAlgError:
+            if t > k:
+                return -total
+            continue
+        total += v.trace()
+    return total
+
+
+_MIXED_WHILE = ag.convert(mixed_paths_while)
+
+
 # -- variables bound on some paths ---------------------------------------------------
 
 def may_stay_unbound(m):

@@ -23,7 +23,10 @@ raises (`except KeyError:`) is traced as before, with no staging cost.
 
 The types the graph holds come from tracing the statement on each path it may
 take: its body, and each handler an error of the body's kernels reaches, with
-the error raised at the start and at the end of the body (`raising_in`); they
+the error raised at the start and at the end of the body (`raising_in`: a
+raise in between leaves each variable as before the statement or as the body
+bound it, so the two ends show the types a handler may see; the statement is
+traced once more per end and handler, on copies of its lists and dicts); they
 are joined as a staged `if` joins its branches (`try_outputs`: a `return` or
 a variable bound on some paths only, a Python number and a NumPy value). What
 the statement binds when it runs must have them, else a `TypeError` names the

@@ -16,7 +16,7 @@ assigns gets one type for all the paths, as a staged `if` joins its branches:
   it after the statement raises eager's `UnboundLocalError` where that path ran.
 
 A path whose types do not join keeps the body's: the graph then checks what the
-statement gives when it runs (`Output.leaves`, `python_block.checked`) and
+statement gives when it runs (`Output.leaves_of`, `python_block.checked`) and
 raises a `TypeError` naming the variable and the line where it differs. The
 paths only tell the graph's types; the values are Python's.
 """
@@ -25,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 
 from autograph_runtime import Tracer
-from autograph_runtime.source import location_note
 from autograph_runtime.abstract import (
     PYTHON_DTYPES,
     AbstractValue,
@@ -34,6 +33,7 @@ from autograph_runtime.abstract import (
     python_aval,
     python_type,
 )
+from autograph_runtime.source import location_note
 from autograph_runtime.tree import flatten
 
 from .undefined import MaybeUnbound, Placeholder, ReturnedNone, is_undefined
