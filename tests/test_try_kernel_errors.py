@@ -933,3 +933,36 @@ def test_a_list_the_handler_appends_to_again_is_a_clear_error_on_its_path():
     converted = _check(appends_in_body_and_handler, (REGULAR,))
     with pytest.raises(TypeError, match="bound 'log' to a value of another structure"):
         converted(SINGULAR)
+
+
+# -- a variable a loop's earlier trip bound ------------------------------------------
+
+def last_invertible(ms, n):
+    for k in range(n):
+        try:
+            v = np.linalg.inv(ms[k])
+        except np.linalg.LinAlgError:
+            pass
+    return v
+
+
+def last_positive(xs, t):
+    for x in xs:
+        if x > t:
+            v = x
+    return v
+
+
+def test_a_python_loop_keeps_what_an_earlier_trip_bound():
+    # the handler's path (and the `if`'s other branch) leaves v as the trip before bound it
+    for ms in (np.stack([REGULAR, SINGULAR]), np.stack([SINGULAR, REGULAR])):
+        _check(last_invertible, (ms, 2), (ms, 1))
+    _check(last_positive, ([1.0, -1.0], np.float64(0.0)), ([-1.0, -2.0], np.float64(0.0)))
+
+
+def test_a_staged_loop_carrying_a_variable_some_paths_leave_unbound_is_refused():
+    ms = np.stack([REGULAR, SINGULAR])
+    with pytest.raises(ag.TracingError, match="'v' is bound only .* a staged loop carries it"):
+        ag.convert(last_invertible)(ms, np.int64(2))
+    with pytest.raises(ag.TracingError, match="'v' is bound only .* a staged loop carries it"):
+        ag.convert(last_positive)(np.array([1.0, -1.0]), np.float64(0.0))

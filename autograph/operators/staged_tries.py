@@ -222,7 +222,8 @@ def _staged(statement, paths, results, outs, where):
         return items + [bound[o.name] for o in flagged] + [copies[i] for i in written_at]
 
     run.__name__ = f"try_at_{where}"
-    operands = [leaves[i] for i in arrays] + [leaves[i].defined for i in maybe]
+    operands = [Tracer(leaves[i].builder, leaves[i].node) if i in maybe else leaves[i]
+                for i in arrays] + [leaves[i].defined for i in maybe]   # no check: a flag
     staged = bind(python_block_p, *operands, fn=run, where=where,
                   names=tuple(out_names), out_avals=tuple(avals))
     finals = [write_in_place(t, value, f"the `try` of the `except` at {where}")
