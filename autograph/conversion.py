@@ -101,13 +101,12 @@ def _becomes_control_flow(block) -> bool:
 
 def _suppresses(node) -> bool:
     """Whether a `with` uses `contextlib.suppress`, the manager known to swallow exceptions,
-    other than alone (which the `suppress` converter makes a `try`)."""
-    if suppress.rewritable(node):
-        return False
+    in a form the `suppress` converter does not make a `try` (with keywords)."""
     for item in node.items:
         call = item.context_expr
         func = call.func if isinstance(call, gast.Call) else None
-        if getattr(func, "id", None) == "suppress" or getattr(func, "attr", None) == "suppress":
+        if (getattr(func, "id", None) == "suppress" or getattr(func, "attr", None) == "suppress") \
+                and not suppress.becomes_try(item):
             return True
     return False
 

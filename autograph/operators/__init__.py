@@ -4,7 +4,7 @@ from .calls import converted_call
 from .conditionals import if_exp, if_stmt
 from .conversions import getitem
 from .effects import assert_, fstring, print_
-from .exceptions import caught, suppressed, try_region
+from .exceptions import caught, entered_suppress, suppressed, try_region
 from .lists import list_append, list_comp
 from .local_arrays import method_in_place, out_call
 from .logical import and_, compare_chain, not_, or_
@@ -16,7 +16,7 @@ from .writes import augmented, check_global_write, setattr_, setitem, slice_
 
 __all__ = [
     "Placeholder", "Undefined", "and_", "assert_", "augmented", "bound_or_undefined", "caught", "fstring",
-    "check_global_write", "compare_chain", "converted_call", "enumerate_", "for_stmt", "getitem", "if_exp",
+    "check_global_write", "compare_chain", "converted_call", "entered_suppress", "enumerate_", "for_stmt", "getitem", "if_exp",
     "if_stmt", "index_trick", "ld", "list_append", "list_comp", "method_in_place", "not_", "or_",
     "out_call", "print_", "range_", "returned", "returned_none", "setattr_", "setitem", "shape_of", "size_of", "slice_",
     "suppressed", "try_region", "try_stmt", "while_stmt", "zip_",

@@ -60,6 +60,7 @@ _GENERATED = re.compile(r"(if_true|if_false|loop_body|loop_test|extra_test|try_s
 class _Regions(threading.local):
     def __init__(self):
         self.stack = []
+        self.injected = None   # (where, depth, at, error): `raising_in`'s
 
 
 _regions = _Regions()
@@ -70,7 +71,7 @@ class Probe:
 
     def __init__(self, where: str):
         self.where = where
-        self.staged_error = False   # a staged `raise`/`assert` its handlers would catch
+        self.staged_errors = []   # the types of staged `raise`s/`assert`s its handlers catch
 
 
 class _Probes(threading.local):
@@ -81,12 +82,12 @@ class _Probes(threading.local):
 probes = _Probes()
 
 
-def staging_instead(where: str) -> bool:
+def staging_instead(where: str, error: BaseException) -> bool:
     """Whether the `try` at `where` is being traced to run as Python when a staged error
     of its body says so (instead of refusing the error: `refuse_if_caught`)."""
     for probe in reversed(probes.stack):
         if probe.where == where:
-            probe.staged_error = True
+            probe.staged_errors.append(type(error))
             return True
     return False
 
@@ -94,11 +95,33 @@ def staging_instead(where: str) -> bool:
 @contextlib.contextmanager
 def try_region(handled, where: str):
     """Marks the body of a `try` whose handlers catch `handled()` (a tuple of types)."""
+    _raise_injected(where, "start")
     _regions.stack.append((handled, where))
     try:
         yield
     finally:
         _regions.stack.pop()
+    _raise_injected(where, "end")
+
+
+@contextlib.contextmanager
+def raising_in(where: str, at: str, error: BaseException):
+    """Within it, the body of the `try` at `where` entered next at this depth raises
+    `error` at its `at` ("start" or "end"), so that tracing the statement traces the
+    handler that catches it (`staged_tries`)."""
+    outer = _regions.injected
+    _regions.injected = (where, len(_regions.stack), at, error)
+    try:
+        yield
+    finally:
+        _regions.injected = outer
+
+
+def _raise_injected(where: str, at: str) -> None:
+    injected = _regions.injected
+    if injected is not None and injected[:3] == (where, len(_regions.stack), at):
+        _regions.injected = None
+        raise injected[3]
 
 
 def refuse_if_caught(error: BaseException, what: str = "it") -> None:
@@ -110,7 +133,7 @@ def refuse_if_caught(error: BaseException, what: str = "it") -> None:
         except Exception:  # noqa: BLE001 - a handler type Python would only read on a raise
             types = BaseException
         if isinstance(error, types):
-            if staging_instead(where):  # the statement runs as Python in the graph
+            if staging_instead(where, error):  # the statement runs as Python in the graph
                 return
             at = location_note(raised_at(error) or user_source())
             raise TracingError(
@@ -166,6 +189,12 @@ def suppressed(manager, types: tuple) -> tuple:
         raise TypeError(f"autograph converted `with {getattr(manager, '__name__', manager)}"
                         f"(...)` as `contextlib.suppress`, which it is not; rename it")
     return types
+
+
+def entered_suppress(manager, types: tuple) -> None:
+    """What `with manager(*types) as name` binds `name` to: None, where it is
+    `contextlib.suppress` (whose `__enter__` gives None)."""
+    suppressed(manager, types)
 
 
 def caught(error: BaseException, values: tuple, names: tuple) -> tuple:

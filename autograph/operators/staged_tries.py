@@ -21,11 +21,18 @@ said clearly where asked: no gradient through the statement, no native tier,
 no ONNX export, no saving. A statement whose handlers catch nothing a kernel
 raises (`except KeyError:`) is traced as before, with no staging cost.
 
-The types the graph holds come from tracing the statement (its body's path):
-what it binds when it runs must have them, else a `TypeError` names the
+The types the graph holds come from tracing the statement on each path it may
+take: its body, and each handler an error of the body's kernels reaches, with
+the error raised at the start and at the end of the body (`raising_in`: a
+raise in between leaves each variable as before the statement or as the body
+bound it, so the two ends show the types a handler may see; the statement is
+traced once more per end and handler, on copies of its lists and dicts); they
+are joined as a staged `if` joins its branches (`try_outputs`: a `return` or
+a variable bound on some paths only, a Python number and a NumPy value). What
+the statement binds when it runs must have them, else a `TypeError` names the
 variable and the `try`'s line. A value the graph cannot hold (a string, a
-list's length) is a constant of the trace; the statement must give that
-very value when it runs.
+list's length) is a constant of the trace; the statement must give that very
+value when it runs.
 
 >>> import numpy as np
 >>> import autograph as ag
@@ -47,23 +54,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograph_runtime import Tracer, TracingError, current_builder
-from autograph_runtime.abstract import PYTHON_DTYPES, AbstractValue, python_aval, python_type
-from autograph_runtime.ops.kernel_errors import may_catch_kernel_errors, raising
+from autograph_runtime import Tracer, TracingError, current_builder, weak_joins
+from autograph_runtime.abstract import AbstractValue, python_type
+from autograph_runtime.errors import AutographError, PathTypeError
+from autograph_runtime.ops.kernel_errors import caught_errors, may_catch_kernel_errors
 from autograph_runtime.ops.python_block import python_block_p
 from autograph_runtime.tracer import bind
 from autograph_runtime.tracer_value import write_in_place
 from autograph_runtime.tree import flatten
 
-from .exceptions import Probe, probes
-from .undefined import is_undefined
+from .exceptions import Probe, probes, raising_in
+from .try_outputs import joined, leaf_type
+from .undefined import MaybeUnbound, Undefined, is_undefined
 
 
-def _types(handled) -> tuple:
+def _types(handled, flat=True) -> tuple:
     try:
         types = handled()
     except Exception:  # noqa: BLE001 - a handler type Python would only read on a raise
         return (BaseException,)
+    if not flat:
+        return types
     flat, stack = [], [types]
     while stack:  # `except` takes nested tuples (`suppress`'s types are one)
         kind = stack.pop()
@@ -83,124 +94,153 @@ def try_stmt(statement, state: tuple, names: tuple, outs: tuple, handled, where:
     caught = _types(handled)
     if builder is None or not caught:
         return statement(*state)
-    probe = Probe(where)
-    start = len(builder.eqns)
-    leaves, in_tree = flatten(state)
-    before = {id(t): (t, t.node) for t in leaves if isinstance(t, Tracer)}
-    probes.stack.append(probe)
-    try:
-        result = statement(*state)
-    finally:
-        probes.stack.remove(probe)
-    if not probe.staged_error and not (
-            may_catch_kernel_errors(caught) and raising(builder.eqns[start:], caught)):
+    paths = _Paths(builder, statement, state, where)
+    result, probe = paths.trace()
+    kernels = caught_errors(builder.eqns[paths.start:], caught) \
+        if may_catch_kernel_errors(caught) else []
+    errors = list(dict.fromkeys(kernels + [e for e in probe.staged_errors
+                                           if issubclass(e, caught)]))
+    if not errors:
         return result
-    del builder.eqns[start:]   # the statement runs as Python instead
-    written = []
-    for t, node in before.values():
-        if t.node is not node:
-            t.node = node
-            if t.viewing is not None or node.id in builder.shares_memory:
-                raise TracingError(
-                    f"the `try` statement of the `except` at {where} runs as Python when the "
-                    f"graph runs (its handlers catch errors NumPy raises then), and writes in "
-                    f"place an array that shares memory with another; write a copy "
-                    f"(`x = x.copy()`) first")
-            written.append(t)
-    return _staged(statement, state, leaves, in_tree, result, names, outs, written, where)
+    paths.undo()   # the statement runs as Python instead
+    results = [result] + [r for error in _reaching(errors, _types(handled, flat=False))
+                          for at in ("start", "end") for r in [paths.trace(at, error)[0]]
+                          if r is not None]
+    return _staged(statement, paths, results, outs, where)
 
 
-def _aval(value):
-    if isinstance(value, Tracer):
-        return value.aval
-    if type(value) in PYTHON_DTYPES:
-        return python_aval(value)
-    if isinstance(value, (np.ndarray, np.generic)) and value.dtype != object:
-        return AbstractValue(np.shape(value), value.dtype)
-    return None
+def _reaching(errors, handlers) -> list:
+    """An instance of one error of `errors` for each handler they reach."""
+    reached = {}
+    for kind in errors:
+        try:
+            error = kind("raised when the graph runs")
+        except Exception:  # noqa: BLE001 - a type that takes other arguments: not traced
+            continue
+        handler = next((i for i, types in enumerate(handlers)
+                        if _catches(types, error)), None)
+        reached.setdefault(handler, error)
+    return [error for handler, error in reached.items() if handler is not None]
 
 
-def _staged(statement, state, leaves, in_tree, result, names, outs, written, where):
+def _catches(types, error) -> bool:
+    try:
+        return isinstance(error, types)
+    except TypeError:  # not a type: Python would raise that on the raise
+        return False
+
+
+class _Paths:
+    """The traces of one `try` statement, each undone: its arrays written in place are
+    their values from before again, and the equations it staged dropped."""
+
+    def __init__(self, builder, statement, state, where):
+        self.builder, self.statement, self.state, self.where = builder, statement, state, where
+        self.start = len(builder.eqns)
+        self.leaves, self.in_tree = flatten(state)
+        self.before = {id(t): (t, t.node) for t in self.leaves if isinstance(t, Tracer)}
+        self.written = []
+
+    def trace(self, at=None, error=None):
+        """`(result, probe)` of the statement, on its body's path or (`at` the start or
+        the end of the body raising `error`) a handler's; `(None, probe)` where that
+        path raises (it is then Python's when the graph runs: nothing to type)."""
+        probe = Probe(self.where)
+        probes.stack.append(probe)
+        try:
+            if at is None:
+                return self.statement(*self.state), probe
+            try:  # on fresh lists and dicts of the values from before (the body's wrote them)
+                with raising_in(self.where, at, error):
+                    return self.statement(*self.in_tree.unflatten(self.leaves)), probe
+            except Exception as failure:  # noqa: BLE001 - the handler raises on this path
+                if isinstance(failure, AutographError) and \
+                        type(failure) not in (TracingError, PathTypeError):
+                    raise   # a retrace a block must do (`CarryNeeded`, composite's)
+                return None, probe
+        finally:
+            probes.stack.remove(probe)
+            if at is not None:
+                self.undo()
+
+    def undo(self) -> None:
+        del self.builder.eqns[self.start:]
+        for t, node in self.before.values():
+            if t.node is not node:
+                t.node = node
+                if t.viewing is not None or node.id in self.builder.shares_memory:
+                    raise TracingError(
+                        f"the `try` statement of the `except` at {self.where} runs as Python "
+                        f"when the graph runs (its handlers catch errors NumPy raises then), "
+                        f"and writes in place an array that shares memory with another; "
+                        f"write a copy (`x = x.copy()`) first")
+                if not any(t is w for w in self.written):
+                    self.written.append(t)
+
+
+def _staged(statement, paths, results, outs, where):
+    """The `python_block` running `statement`, typed by the `results` of its paths."""
+    leaves, in_tree, written = paths.leaves, paths.in_tree, paths.written
     arrays = [i for i, v in enumerate(leaves) if isinstance(v, Tracer) or
               isinstance(v, np.ndarray) and v.dtype != object]
-    out_leaves, out_tree = flatten(result)
-    labels = _labels(result, outs)
-    specs, avals, out_names = [], [], []
-    for leaf, label in zip(out_leaves, labels):
-        if any(leaf is t for t in written):
-            specs.append(("written", next(i for i, t in enumerate(written) if t is leaf)))
-            continue
-        aval = _aval(leaf)
-        if aval is None:
-            specs.append(("constant", leaf))
-            continue
-        specs.append(("value", len(avals)))
-        avals.append(aval)
-        out_names.append(label)
-    unbound = [label for (kind, what), label in zip(specs, labels)
-               if kind == "constant" and is_undefined(what)]
+    maybe = [i for i in arrays if type(leaves[i]) is MaybeUnbound]   # read as unbound
+    outputs = [joined(name, [r[k] for r in results], written) for k, name in enumerate(outs)]
+    unbound = next((o.name for o in outputs if o.leaves[0].kind == "constant" and
+                    is_undefined(o.leaves[0].what)), None)
     if unbound:
         raise TracingError(
-            f"{unbound[0]!r} is read after the `try` statement of the `except` at {where}, "
+            f"{unbound!r} is read after the `try` statement of the `except` at {where}, "
             f"which runs as Python when the graph runs (its handlers catch errors NumPy "
-            f"raises then), and tracing its body left {unbound[0]!r} unbound: a graph holds "
-            f"a value on every path; bind {unbound[0]!r} before the `try`")
+            f"raises then), and tracing it left {unbound!r} unbound on every path: a graph "
+            f"holds a value on every path; bind {unbound!r} before the `try`")
+    values = [(o, leaf) for o in outputs for leaf in o.leaves if leaf.kind == "value"]
+    flagged = [o for o in outputs if o.maybe_unbound]
+    avals = [leaf.what for _, leaf in values] + [AbstractValue((), np.bool_)] * len(flagged)
+    out_names = [o.name for o, _ in values] + [f"whether {o.name!r} is bound" for o in flagged]
     written_at = [next(i for i in arrays if leaves[i] is t) for t in written]
     for t in written:
         avals.append(t.aval)
         out_names.append(t.node.name or "an array it writes")
 
-    def run(*values):
+    def run(*operands):
         copies, by_id = list(leaves), {}
-        for i, value in zip(arrays, values):
+        for i, value in zip(arrays, operands):
             # one copy per array: the statement may write it, the graph's value stays;
             # a Python number of the trace is one again (`1.0 / 0.0` raises)
-            aval = _aval(leaves[i])
+            aval = leaf_type(leaves[i])
             copies[i] = by_id.setdefault(id(leaves[i]), python_type(aval)(np.asarray(
                 value).item()) if aval.weak else np.array(value, copy=True))
+        for i, defined in zip(maybe, operands[len(arrays):]):
+            if not defined:   # bound on one path of an `if` before: unbound on this one
+                copies[i] = Undefined(leaves[i].name)
         got = statement(*in_tree.unflatten(copies))
-        got_leaves, got_tree = flatten(got)
-        if got_tree != out_tree:
-            raise TypeError(f"the `try` statement of the `except` at {where} bound "
-                            f"{', '.join(outs)} to values of another structure when the "
-                            f"graph ran it ({got_tree}) than when it was traced ({out_tree})")
-        results = []
-        for (kind, what), value, label in zip(specs, got_leaves, labels):
-            if kind == "value":
-                results.append(value)
-            elif kind == "constant" and not _same(value, what):
-                raise TypeError(
-                    f"the `try` statement of the `except` at {where} bound {label!r} to "
-                    f"{value!r} when the graph ran it, where tracing it gave {what!r}, which "
-                    f"a graph cannot hold as a value; bind it to the same value on every path")
-        return results + [copies[i] for i in written_at]
+        items, bound = [], {}
+        for output, value in zip(outputs, got):
+            got_leaves, bound[output.name] = output.leaves_of(value, where)
+            items += [item for item, leaf in zip(got_leaves, output.leaves)
+                      if leaf.kind == "value"]
+        return items + [bound[o.name] for o in flagged] + [copies[i] for i in written_at]
 
     run.__name__ = f"try_at_{where}"
-    operands = [leaves[i] for i in arrays]
-    staged = bind(python_block_p, *operands, fn=run, where=where, names=tuple(out_names),
-                  out_avals=tuple(avals))
-    finals = []
-    for t, value in zip(written, staged[len(staged) - len(written):]):
-        finals.append(write_in_place(t, value, f"the `try` of the `except` at {where}"))
-    values = []
-    for kind, what in specs:
-        values.append(staged[what] if kind == "value" else finals[what] if kind == "written"
-                      else what)
-    return out_tree.unflatten(values)
-
-
-def _same(value, constant) -> bool:
-    if value is constant:
-        return True
-    try:
-        return type(value) is type(constant) and bool(value == constant)
-    except Exception:  # noqa: BLE001 - a value that does not compare is not the same
-        return False
-
-
-def _labels(result, outs) -> list:
-    """The variable each leaf of `result` (a tuple, one value per name of `outs`) is in."""
-    labels = []
-    for value, name in zip(result, outs):
-        labels += [name] * len(flatten(value)[0])
-    return labels
+    operands = [Tracer(leaves[i].builder, leaves[i].node) if i in maybe else leaves[i]
+                for i in arrays] + [leaves[i].defined for i in maybe]   # no check: a flag
+    staged = bind(python_block_p, *operands, fn=run, where=where,
+                  names=tuple(out_names), out_avals=tuple(avals))
+    finals = [write_in_place(t, value, f"the `try` of the `except` at {where}")
+              for t, value in zip(written, staged[len(staged) - len(written):])]
+    it, flags = iter(staged), dict(zip(map(id, flagged), staged[len(values):]))
+    assigned = []
+    for output in outputs:
+        items = []
+        for leaf in output.leaves:
+            if leaf.kind == "value":
+                items.append(next(it))
+                if leaf.python is not None:   # a Python number on some path
+                    weak_joins.note(items[-1], leaf.python, output.name)
+            else:
+                items.append(finals[leaf.what] if leaf.kind == "written" else leaf.what)
+        value = output.tree.unflatten(items)
+        if output.maybe_unbound:
+            value = MaybeUnbound(value, flags[id(output)], output.name)
+        assigned.append(value)
+    return tuple(assigned)

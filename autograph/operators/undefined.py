@@ -189,12 +189,13 @@ class MaybeUnbound(Tracer):
 def refuse_in_loop(values, names) -> None:
     """`TracingError` for a `MaybeUnbound` a staged loop would carry: the loop does not
     thread its check, so a read in a later step could not raise as Python would."""
-    for value, name in zip(values, names):
+    for i, value in enumerate(values):   # `names` may be empty: a loop body's results
         if type(value) is MaybeUnbound:
+            name = value.name or (names[i] if i < len(names) else "a variable")
             raise TracingError(
-                f"{value.name or name!r} is bound only in one branch of an `if` on a traced "
-                f"value{location_note(user_source())}, and a staged loop carries it; bind it "
-                f"before the `if`")
+                f"{name!r} is bound only in one branch of an `if` on a traced value (or on "
+                f"some paths of a `try` the graph runs as Python){location_note(user_source())}"
+                f", and a staged loop carries it; bind it before the `if` (or the `try`)")
 
 
 def rebound(value, like):

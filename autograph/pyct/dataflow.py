@@ -120,6 +120,12 @@ def _define(node, defined: frozenset, key, merge) -> frozenset:
     if isinstance(node, _BLOCKS):  # a loop may run zero times, or many
         targets = activity(node.target).modified if isinstance(node, gast.For) else set()
         body = _define_block(node.body, defined | targets, key, merge)
+        carried = body & getanno(node, Static.LIVE_OUT, frozenset())
+        if merge is frozenset.__or__ and carried - defined:
+            # a later trip starts with what an earlier one bound: for the names read after
+            # the loop, which it carries anyway (not for those only the body reads, which
+            # each trip's analysis still takes as unbound at its start)
+            body = _define_block(node.body, defined | targets | carried, key, merge)
         orelse = _define_block(node.orelse, defined, key, merge)
         return merge(defined, body | orelse)
     if isinstance(node, gast.Delete):

@@ -10,8 +10,8 @@ raise `ValueError`/`IndexError` where
 a shape is known only when the graph runs (broadcasting, a reshape); the table
 adds what each kernel raises beyond that (`LinAlgError` of `np.linalg`,
 `IndexError` of a traced index, Python's `ZeroDivisionError`, a staged `raise`).
-`raising(eqns, caught)` is the first equation, subgraphs included, whose
-kernel may raise an exception the handler types `caught` catch:
+`caught_errors(eqns, caught)` are the exceptions the kernels of the equations,
+subgraphs included, may raise that handlers of the types `caught` catch:
 
 >>> import numpy as np
 >>> from autograph_runtime import AbstractValue, GraphBuilder
@@ -19,10 +19,10 @@ kernel may raise an exception the handler types `caught` catch:
 ...     m = b.new_input(AbstractValue((3, 3), np.float64), "m")
 ...     inv = np.linalg.inv(m) + 1.0
 >>> graph = b.build([inv])
->>> raising(graph.eqns, (np.linalg.LinAlgError,)).primitive
-inv
->>> raising(graph.eqns, (KeyError,)) is None
-True
+>>> caught_errors(graph.eqns, (ValueError,))
+[<class 'numpy.linalg.LinAlgError'>]
+>>> caught_errors(graph.eqns, (KeyError,))
+[]
 """
 from __future__ import annotations
 
@@ -83,22 +83,32 @@ def errors_of(eqn, errors_raise: bool = True) -> tuple:
     return (_ALWAYS if errors_raise else ()) + unknown + tuple(own)
 
 
-def raising(eqns, caught: tuple, errors_raise=None):
-    """The first of `eqns` (or of their subgraphs) whose kernel may raise what `caught`
-    catches; None where none may. `errors_raise`: whether NumPy's floating-point errors
-    raise (by default, as `np.geterr()` says now: the errstate the `try` is traced in)."""
-    if errors_raise is None:
-        errors_raise = "raise" in np.geterr().values()
+def _errors_in(eqns, errors_raise):
+    """The types each of `eqns`' kernels, and their subgraphs', may raise, in order."""
     for eqn in eqns:
-        if any(issubclass(error, caught) for error in errors_of(eqn, errors_raise)):
-            return eqn
+        yield errors_of(eqn, errors_raise)
         inner = errors_raise or eqn.primitive is errstate_p and "raise" in dict(
             eqn.params["modes"]).values()
         for graph in eqn.subgraphs():
-            found = raising(graph.eqns, caught, inner)
-            if found is not None:
-                return found
-    return None
+            yield from _errors_in(graph.eqns, inner)
+
+
+def caught_errors(eqns, caught: tuple, errors_raise=None) -> list:
+    """The exception types that kernels of `eqns` (or of their subgraphs) may raise and
+    handlers of the types `caught` catch, each once: a kernel's own type, or, for a kernel
+    that may raise anything (a Python function's: `Exception`), each type of `caught` it
+    covers. `errors_raise`: whether NumPy's floating-point errors raise (by default, as
+    `np.geterr()` says now: the errstate the `try` is traced in)."""
+    if errors_raise is None:
+        errors_raise = "raise" in np.geterr().values()
+    found = {}
+    for errors in _errors_in(eqns, errors_raise):
+        for error in errors:
+            if issubclass(error, caught):
+                found[error] = None
+            elif error in _ANYTHING:
+                found.update(dict.fromkeys(c for c in caught if issubclass(c, error)))
+    return list(found)
 
 
 def may_catch_kernel_errors(caught: tuple) -> bool:

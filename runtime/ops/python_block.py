@@ -7,8 +7,8 @@ it reads, giving the values it assigns) on the graph's arrays, so Python's own
 `try` catches what NumPy raises. The outputs' types come from the trace of
 the statement; what the statement gives when it runs must have them, else a
 `TypeError` names the variable and the statement's line (a Python number where
-tracing gave a NumPy scalar is held exactly as that scalar, as a staged loop
-joins them):
+tracing gave a NumPy scalar, or a Python int where it gave a float, is held
+exactly as that type, as a staged `if` or loop joins them):
 
     inv:f64[3,3] = python_block[where='f.py:3'] m
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import primitives
-from ..abstract import PYTHON_DTYPES, AbstractValue, python_aval, python_type
+from ..abstract import PYTHON_DTYPES, AbstractValue, join_weak, python_aval, python_type
 
 
 def _abstract_eval(*args, fn, where, names, out_avals):
@@ -46,15 +46,29 @@ def _exactly(number, dtype):
             scalar = dtype.type(number)
     except (OverflowError, ValueError):
         return None
-    same = scalar == number or (number != number and scalar != scalar)
+    # `.item()`: NEP 50 compares `np.float32(0.1) == 0.1` in float32, as equal
+    same = scalar.item() == number or (number != number and scalar != scalar)
     return scalar if same else None
+
+
+def _joins_exactly(number, aval: AbstractValue) -> bool:
+    """Whether the Python `number` is one of the weak type `aval`, or one it joins (an int
+    where the paths joined an int and a float) and holds exactly."""
+    if python_aval(number) == aval:
+        return True
+    if join_weak(python_aval(number), aval) != aval:
+        return False
+    try:
+        return python_type(aval)(number) == number
+    except OverflowError:
+        return False
 
 
 def checked(value, aval: AbstractValue, name: str, where: str):
     """`value`, bound to `name` by the statement at `where`, as the graph holds it: a
     Python number for a weak type, else an array of `aval`'s dtype and shape."""
     if aval.weak:  # a Python number, or the NumPy scalar a loop carries it as
-        fits = python_aval(value) == aval if type(value) in PYTHON_DTYPES else \
+        fits = _joins_exactly(value, aval) if type(value) in PYTHON_DTYPES else \
             isinstance(value, (np.generic, np.ndarray)) and np.shape(value) == () and \
             value.dtype == aval.dtype
         result = python_type(aval)(value.item() if fits and not isinstance(
