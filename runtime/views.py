@@ -410,6 +410,21 @@ def _nearest_version(builder, x):
     return outer
 
 
+class RelinkNeeded(TracingError):
+    """A loop body wrote in place inputs of its state (`positions`, leaf positions) that
+    share memory with another value of the loop (a view of them it reads, a second name,
+    the array it iterates), and binds them to other arrays on some trips.
+
+    The code staging the loop (`runtime.ops.while_loop`) stages it again carrying the
+    array owning that memory and, per input, whether it is still that array
+    (`path_aliases.link_in_loop`); uncaught, it is the `TracingError` `refusal`.
+    """
+
+    def __init__(self, positions: list, refusal: TracingError):
+        super().__init__(str(refusal))
+        self.positions, self.refusal = positions, refusal
+
+
 def rebound_in_loop(rebound: str | None, written) -> TracingError:
     """A loop body wrote `written` (its state `rebound`, or an array that state is a second
     name or view for) in place, and binds `rebound` to another array: in the next step
