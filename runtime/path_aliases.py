@@ -227,9 +227,10 @@ def flag_of(value, base):
 
 def link_in_loop(input_, base, flag) -> None:
     """Links the loop body's input `input_` as the conditional view that is `base` (the
-    body's input for the array owning its memory) where the bool `flag` (the loop's
-    state) says it still is that array, in place of the link its outer value gave it
-    (`views.link_inputs`): the body passes `input_` on in some trips only."""
+    body's input for the array owning its memory, or for the array it is before the
+    loop) where the bool `flag` (the loop's state) says it still is that array, in place
+    of the link its outer value gave it (`views.link_inputs`): the body passes `input_`
+    on in some trips only."""
     for holder in (base, input_.viewing.base if input_.viewing is not None else base):
         if holder.views:
             holder.views[:] = [r for r in holder.views if r() is not input_]

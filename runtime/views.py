@@ -415,8 +415,9 @@ class RelinkNeeded(TracingError):
     share memory with another value of the loop (a view of them it reads, a second name,
     the array it iterates), and binds them to other arrays on some trips.
 
-    The code staging the loop (`runtime.ops.while_loop`) stages it again carrying the
-    array owning that memory and, per input, whether it is still that array
+    The code staging the loop (`runtime.ops.while_loop`, `runtime.ops.loop_relinks`)
+    stages it again carrying the array owning that memory and, per input, whether it is
+    still that array
     (`path_aliases.link_in_loop`); uncaught, it is the `TracingError` `refusal`.
     """
 

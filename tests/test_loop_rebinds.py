@@ -215,3 +215,27 @@ def test_a_name_rebound_to_memory_the_loop_cannot_follow_is_refused(fn, message)
         else np.array([1.0, 2.0, 3.0])
     with pytest.raises(ag.TracingError, match=message):
         ag.convert(fn)(x, np.int64(3))
+
+
+# -- gradients ---------------------------------------------------------------------------------
+
+def scaled_while_viewed(x, y, n):
+    x = x * 1.0
+    w = x[1:]
+    s = 0.0
+    for i in range(n):
+        s = s + w[0] * y[0]
+        if y[i % 3] > 0:
+            x *= y[1]             # reaches w while x is still the array w views
+        else:
+            x = y * 2.0
+    return (x * x).sum() + s + (w * w).sum()
+
+
+def test_gradients_through_a_loop_that_writes_then_rebinds():
+    from gradcheck import check_grad
+    x = np.random.default_rng(0).uniform(0.5, 2.0, size=3)
+    for y in SIGNS:
+        for n in (1, 4):
+            check_grad(scaled_while_viewed, x, y * 0.7, np.int64(n), argnums=(0, 1),
+                       autograph=True)
