@@ -217,6 +217,45 @@ def test_a_name_rebound_to_memory_the_loop_cannot_follow_is_refused(fn, message)
         ag.convert(fn)(x, np.int64(3))
 
 
+# -- refused today: the value a `return` in the loop holds is the array, on some paths --------
+
+def returns_it_or_writes_it(n, x, p):
+    y = x * 0.5
+    for j in range(n):
+        if p < 2:
+            return y              # the converter holds y until the function ends...
+        if np.mean(y) > 0.0:
+            y = y - 1.0
+        y *= 2.0                  # ...and this write, on the other paths, cannot tell
+    return y
+
+
+def returns_it_from_a_nested_loop(n, x, p):
+    y = x * 0.5
+    for j0, v0 in enumerate(y):
+        for j1, v1 in enumerate(y):
+            if y[j1] > n:
+                return y
+            elif np.mean(y) > 0.0:
+                y = y - 1.0
+            y[1:] -= x[:2]
+    return y
+
+
+@pytest.mark.parametrize("fn, message", [
+    (returns_it_or_writes_it, r"in-place `write in a staged block` on 'y' \(at .*"
+                              r"test_loop_rebinds.py:\d+ in returns_it_or_writes_it\): the value "
+                              r"the function returns is, on some paths .* return a copy "
+                              r"\(`return y.copy\(\)`\)"),
+    (returns_it_from_a_nested_loop, r"staged loop writes a traced value in place while the value "
+                                    r"the function returns, .* \(at .*test_loop_rebinds.py:\d+ "
+                                    r"in returns_it_from_a_nested_loop\).* return a copy"),
+])
+def test_a_returned_array_written_on_other_paths_is_refused_with_the_way_out(fn, message):
+    with pytest.raises(ag.TracingError, match=message):
+        ag.convert(fn)(np.int64(-4), np.array([-1.0, -2.0, -1.0]), np.int64(3))
+
+
 # -- gradients ---------------------------------------------------------------------------------
 
 def scaled_while_viewed(x, y, n):
