@@ -256,6 +256,28 @@ def test_a_returned_array_written_on_other_paths_is_refused_with_the_way_out(fn,
         ag.convert(fn)(np.int64(-4), np.array([-1.0, -2.0, -1.0]), np.int64(3))
 
 
+def returns_its_argument_from_a_loop(x, n):
+    i = 0
+    while i < n:
+        i += 1
+        if x[i % 3] > 0:
+            return x              # the caller's array itself
+    return x * 0.0
+
+
+def writes_what_a_callee_returned(a, n):
+    v = returns_its_argument_from_a_loop(a, n)
+    v += 1.0                      # eagerly writes `a` where the callee returned it
+    return v
+
+
+@pytest.mark.xfail(strict=True, reason="open, older than this change: a value a `return` "
+                   "inside a staged loop holds is not linked to the array it is, so a caller's "
+                   "write to it misses that array (the caller's argument here)")
+def test_a_caller_writing_an_array_a_callee_returned_from_a_loop():
+    check(writes_what_a_callee_returned, (np.array([1.0, 2.0, 3.0]), np.int64(2)))
+
+
 # -- gradients ---------------------------------------------------------------------------------
 
 def scaled_while_viewed(x, y, n):
