@@ -19,7 +19,10 @@ returns, per such result, a bool output saying where it passes the array on (a
 conditional view made by an `if` inside a branch contributes its own flag). A
 loop's result is the old array where the loop's test fails on its first state
 (it runs no trip); a loop whose body keeps the array on some trips only is
-staged again carrying the flag (`kept_in_some_trips`, `flag_passing`).
+staged again carrying the flag (`kept_in_some_trips`, `flag_passing`). A loop body's
+input that shares its memory with another value of the loop, and that the body rebinds
+on some trips, is linked the same way to the loop's input carrying that memory, where a
+flag the loop carries says so (`link_in_loop`; `runtime.ops.loop_relinks`).
 
 Where a result is one of two old arrays (`y = a if c else b`) or its type
 differs from the old array's, it is linked as a view that cannot be followed: a
@@ -108,7 +111,10 @@ def _passed_on(traced, leaf, outer, builder):
     """`(array, flag)`: the array from before the cond that a branch returns as itself
     (flag np.True_), or where a bool Tracer of the branch says (a conditional view made
     by a cond in the branch); flag None where it shares the array's memory otherwise
-    (a view of it); None where the branch returns a new array."""
+    (a view of it); None where the branch returns a new array. An array of a graph
+    further out (the cond is in a block that reads it) is the value of this graph
+    standing for it; flag None where none does: a block writing the result cannot
+    reach it (`views.write` refuses)."""
     if not isinstance(leaf, Tracer):
         return None
     root = views.root_of(leaf)
@@ -116,6 +122,11 @@ def _passed_on(traced, leaf, outer, builder):
         base = root
     else:
         base = next((outer[k] for k, inner in enumerate(traced.inputs) if root is inner), None)
+        if base is None and root.builder is not traced.builder \
+                and root.builder.is_ancestor_of(builder):
+            base = views.version_in(builder, root)
+            if base.builder is not builder:
+                return base, None
         if base is None:
             return None
     return base, _flag_in_branch(leaf, root, traced.builder)
@@ -198,10 +209,34 @@ def _array_from_before(value, builder) -> bool:
 def flag_passing(out, input_):
     """Inside a loop body: whether its result `out` is its input `input_` (a bool, or a
     bool Tracer where a staged `if` in the body decides)."""
-    if not isinstance(out, Tracer) or views.root_of(out) is not input_:
-        return np.False_
-    flag = _flag_in_branch(out, input_, out.builder)
+    flag = flag_of(out, input_)
     return np.False_ if flag is None else flag
+
+
+def flag_of(value, base):
+    """Whether the Tracer `value` is the array `base`: np.True_ where it is `base` itself,
+    the conjunction of the flags of the conditional views between them, np.False_ where
+    it shares no memory with `base`; None where it shares it otherwise (a view)."""
+    if not isinstance(value, Tracer):
+        return np.False_
+    flag = _flag_in_branch(value, base, value.builder)
+    if flag is None and views.root_of(value) is not views.root_of(base):
+        return np.False_
+    return flag
+
+
+def link_in_loop(input_, base, flag) -> None:
+    """Links the loop body's input `input_` as the conditional view that is `base` (the
+    body's input for the array owning its memory, or for the array it is before the
+    loop) where the bool `flag` (the loop's state) says it still is that array, in place
+    of the link its outer value gave it (`views.link_inputs`): the body passes `input_`
+    on in some trips only."""
+    for holder in (base, input_.viewing.base if input_.viewing is not None else base):
+        if holder.views:
+            holder.views[:] = [r for r in holder.views if r() is not input_]
+    input_.viewing = None
+    link_where(input_, base, flag)
+    input_.builder.used_stand_ins.discard(id(input_))
 
 
 def link_where(result, base, flag) -> None:

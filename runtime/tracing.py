@@ -114,7 +114,7 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
         branch), a set of leaf positions (a loop's test: those its body passes
         on), or "loop" (a loop body, whose inputs stand for the outer values
         only where it passes them on as themselves: traced again with those
-        positions where it does not; `TracingError` where it also wrote them).
+        positions where it does not; `views.RelinkNeeded` where it also wrote them).
         `Traced.stand_ins` holds the positions used.
       closure: a root graph traced while another traces may read that trace's
         values, taken as inputs after its own (`GraphBuilder.closure`: the
@@ -169,7 +169,10 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
             placeholder = dict(zip(map(id, inputs), placeholders))
             written = [t for t in misused if t.node is not placeholder[id(t)]]
             if written:
-                raise views.rebound_in_loop(placeholder[id(written[0])].name, written[0])
+                ids = {id(t) for t in written}
+                raise views.RelinkNeeded(
+                    [k for k, t in input_at.items() if id(t) in ids],
+                    views.rebound_in_loop(placeholder[id(written[0])].name, written[0]))
             return trace_to_graph(
                 fn, args, name=name, parent=parent, input_avals=given_avals,
                 input_names=input_names, variables=variables, scope=scope,

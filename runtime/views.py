@@ -288,7 +288,8 @@ def _unfollowed(target, view, base, what) -> TracingError:
                   f"others): which memory it shares depends on the path, which the graph "
                   f"cannot follow")
         v = view.node.name or "x"
-        hint = f"copy it after the block (`{v} = {v}.copy()`), or bind it on every path"
+        hint = (_return_a_copy(base) if _name(view) == _RETURNED else
+                f"copy it after the block (`{v} = {v}.copy()`), or bind it on every path")
     else:
         shared = _name(base) if base.node.name or root_of(base) is base else \
             f"a view of {_name(root_of(base))}"
@@ -410,6 +411,22 @@ def _nearest_version(builder, x):
     return outer
 
 
+class RelinkNeeded(TracingError):
+    """A loop body wrote in place inputs of its state (`positions`, leaf positions) that
+    share memory with another value of the loop (a view of them it reads, a second name,
+    the array it iterates), and binds them to other arrays on some trips.
+
+    The code staging the loop (`runtime.ops.while_loop`, `runtime.ops.loop_relinks`)
+    stages it again carrying the array owning that memory and, per input, whether it is
+    still that array
+    (`path_aliases.link_in_loop`); uncaught, it is the `TracingError` `refusal`.
+    """
+
+    def __init__(self, positions: list, refusal: TracingError):
+        super().__init__(str(refusal))
+        self.positions, self.refusal = positions, refusal
+
+
 def rebound_in_loop(rebound: str | None, written) -> TracingError:
     """A loop body wrote `written` (its state `rebound`, or an array that state is a second
     name or view for) in place, and binds `rebound` to another array: in the next step
@@ -419,11 +436,22 @@ def rebound_in_loop(rebound: str | None, written) -> TracingError:
     root = root_of(written)
     what = (f"writes {name} in place and binds it" if root is written else
             f"writes {_name(root)} in place while {name}, which shares its memory, is bound")
+    hint = (_return_a_copy(root) if name == _RETURNED else
+            f"copy it before the loop (`{rebound or 'y'} = {rebound or 'y'}.copy()`), or only "
+            f"write it in place")
     return TracingError(
         f"a staged loop {what} to another array for the next step"
         f"{location_note(user_source())}: the graph cannot follow which memory {name} "
-        f"shares then; copy it before the loop (`{rebound or 'y'} = {rebound or 'y'}.copy()`), "
-        f"or only write it in place")
+        f"shares then; {hint}")
+
+
+def _return_a_copy(array) -> str:
+    """The way out where the value a `return` inside a staged block holds shares `array`'s
+    memory: the converter keeps it until the function ends, and a copy shares none."""
+    name = array.node.name
+    if not name or name.startswith("retval_"):
+        return "return a copy of the array (`.copy()`)"
+    return f"return a copy (`return {name}.copy()`)"
 
 
 def refuse_stale_reads(written: list, traces: list) -> None:

@@ -310,18 +310,23 @@ def test_a_view_made_in_a_block_of_a_value_the_block_does_not_carry_writes_it():
     check(view_made_in_the_block, *[(np.zeros(4), np.int64(n)) for n in (0, 1, 3, 5)])
 
 
-def test_a_loop_that_writes_through_a_view_and_rebinds_the_base_is_a_tracing_error():
+def test_a_loop_that_writes_through_a_view_and_rebinds_the_base():
+    # once refused; the loop now carries x's array and whether x is still it
     def f(x, n):
         y = x[1:]
+        s = 0.0
         for i in range(n):
             x += 1
-            s = y.sum()
-            x = x * 2          # the next step's x is another array: y does not view it
+            s = s + y.sum()       # y views the argument, written on the first trip only
+            x = x * 2             # the next step's x is another array: y does not view it
         return x, s
-    with pytest.raises(ag.TracingError, match=r"staged loop writes 'x' in place and binds it "
-                                              r"to another array for the next step \(at .*"
-                                              r"test_view_writes.py:\d+ in f\)"):
-        ag.convert(f)(np.ones(3), np.int64(2))
+    converted = ag.convert(f)
+    for n in (0, 1, 2, 4):
+        eager_x, graph_x = np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0])
+        eager, graph = f(eager_x, np.int64(n)), converted(graph_x, np.int64(n))
+        np.testing.assert_array_equal(graph[0], eager[0])
+        assert graph[1] == eager[1]
+        np.testing.assert_array_equal(graph_x, eager_x)
 
 
 def test_an_index_that_may_be_a_0d_array_is_not_followed():

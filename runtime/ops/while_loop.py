@@ -17,6 +17,7 @@ import numpy as np
 from ..abstract import AbstractValue, join_shapes, join_weak, python_type
 from .. import path_aliases, views, weak_joins
 from .call import call_p
+from .loop_relinks import relinking
 from ..errors import PathTypeError, TracingError
 from ..ir import Literal
 from ..source import location_note, user_source
@@ -42,7 +43,10 @@ def while_loop(cond_fn, body_fn, init, names=None):
     raises `TracingError`.
     """
     staging_builder("runtime.while_loop")
-    return _staged(cond_fn, body_fn, init, names)
+    try:
+        return _staged(cond_fn, body_fn, init, names)
+    except views.RelinkNeeded as need:   # from any trace of the body, however wrapped
+        return relinking(_staged, cond_fn, body_fn, init, need)
 
 
 _PYTHON_SCALARS = (bool, int, float, complex)
@@ -58,7 +62,8 @@ def _aval_of(x):
     return AbstractValue(array.shape, array.dtype)
 
 
-def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=None):
+def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=None,
+            relinked=()):
     leaves, tree = flatten(state)
     names = leaf_names(state, entry_names)
     labels = names or leaf_paths(tree, "state")
@@ -110,9 +115,10 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=No
     builder = current_builder()
     init = [builder.atom(_start(leaves[i], avals[i], labels[i])) for i in carried]
     captures = [outer for outer, _ in cond.builder.captures + body.builder.captures]
-    kept = path_aliases.kept_in_some_trips(leaves, body, carried, builder)
+    kept = [i for i in path_aliases.kept_in_some_trips(leaves, body, carried, builder)
+            if i not in relinked]
     if kept and tracking is None:   # staged again, with a flag per such leaf
-        return _tracking_aliases(cond_fn, body_fn, state, entry_names, kept)
+        return _tracking_aliases(cond_fn, body_fn, state, entry_names, kept, relinked)
     outs = builder.add_eqn(while_p, init + captures,
                            while_params(cond_graph, body_graph, len(init),
                                         len(cond.builder.captures)))
@@ -132,14 +138,15 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=No
                 f"another array of the loop's state{location_note(user_source())}: NumPy "
                 f"would write a different array in each iteration, which a graph cannot "
                 f"follow; assign new values (`x = x + ...`) instead")
+    extra = [k for k in extra if slots[k] not in relinked]  # written through their roots
     if extra and first_writes:
         return _writing_first(cond_fn, body_fn, state, entry_names, [slots[k] for k in extra],
-                              tracking)
+                              tracking, relinked)
     views.refuse_stale_reads([inputs[k] for k in [*passed, *extra]], [cond, body])
     finals = {k: results[j] for k, j in passed.items()}
     results = write_through(inputs, finals, results, passed)
     always, fresh, unfollowed = path_aliases.loop_aliases(results, leaves, body, carried,
-                                                          kept, builder)
+                                                          [*kept, *relinked], builder)
     for i in always:   # passed on as it is on every trip: the very array from before
         results[i] = leaves[i]
     cond_consts = [outer for outer, _ in cond.builder.captures]
@@ -151,7 +158,7 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=No
     return tree.unflatten(results)
 
 
-def _tracking_aliases(cond_fn, body_fn, state, entry_names, tracked):
+def _tracking_aliases(cond_fn, body_fn, state, entry_names, tracked, relinked=()):
     """A loop whose body passes an array of its state on in some trips only:
 
         for i in range(n):       # n traced
@@ -174,14 +181,16 @@ def _tracking_aliases(cond_fn, body_fn, state, entry_names, tracked):
                           for flag, i in zip(flags, tracked))
 
     out, flags = _staged(lambda full: cond_fn(full[0]), body,
-                         (state, tuple(np.True_ for _ in tracked)), None, tracking=tracked)
+                         (state, tuple(np.True_ for _ in tracked)), None, tracking=tracked,
+                         relinked=relinked)
     results = flatten(out)[0]
     for i, flag in zip(tracked, flags):
         path_aliases.link_where(results[i], leaves[i], flag)
     return out
 
 
-def _writing_first(cond_fn, body_fn, state, entry_names, written, tracking=None):
+def _writing_first(cond_fn, body_fn, state, entry_names, written, tracking=None,
+                   relinked=()):
     """A loop whose body writes state leaves `written` in place, then rebinds them.
 
         for i in range(n):       # n traced
@@ -208,7 +217,7 @@ def _writing_first(cond_fn, body_fn, state, entry_names, written, tracking=None)
     out, held, _ = _staged(lambda full: cond_fn(full[0]), body,   # `held`: its own copies
                            (state, tuple(Tracer(leaves[i].builder, leaves[i].node)
                                          for i in written), np.True_),
-                           None, first_writes=False, tracking=tracking)
+                           None, first_writes=False, tracking=tracking, relinked=relinked)
     write_through([leaves[i] for i in written], dict(enumerate(held)), [], {})
     return out
 
