@@ -44,6 +44,7 @@ from .pyct.activity import memoized
 from .pyct.errors import ConversionError
 from .pyct.naming import Namer
 from .pyct.parser import SourceUnavailable, parse_function
+from .pyct.transformer import children, walk
 
 
 class ConversionWarning(UserWarning):
@@ -62,12 +63,14 @@ _UNSUPPORTED = {
 
 def _annotate_origins(node, filename: str, function: str):
     """Each node's (file, line, function): the innermost def or lambda holding it."""
-    if hasattr(node, "lineno"):
-        anno.setanno(node, anno.Static.ORIGIN, (filename, node.lineno, function))
-    inner = node.name if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) \
-        else "<lambda>" if isinstance(node, gast.Lambda) else function
-    for child in gast.iter_child_nodes(node):
-        _annotate_origins(child, filename, inner)
+    stack = [(node, function)]
+    while stack:
+        node, function = stack.pop()
+        if hasattr(node, "lineno"):
+            anno.setanno(node, anno.Static.ORIGIN, (filename, node.lineno, function))
+        inner = node.name if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) \
+            else "<lambda>" if isinstance(node, gast.Lambda) else function
+        stack.extend((child, inner) for child in children(node))
 
 
 def _jumps_out_of(block) -> bool:
@@ -84,7 +87,7 @@ def _becomes_control_flow(block) -> bool:
     handler, or a manager that suppresses it, would see the values from before.
     """
     for i, statement in enumerate(block):
-        if any(isinstance(n, (gast.If, gast.While, gast.For)) for n in gast.walk(statement)):
+        if any(isinstance(n, (gast.If, gast.While, gast.For)) for n in walk(statement)):
             return True
         if not isinstance(statement, (gast.With, gast.Try)):
             continue
@@ -113,7 +116,7 @@ def _suppresses(node) -> bool:
 
 
 def _check_supported(node, filename):
-    for child in gast.walk(node):
+    for child in walk(node):
         what = _UNSUPPORTED.get(type(child))
         if what is None and isinstance(child, gast.Try) and _jumps_out_of(child.finalbody):
             what = "`return`, `break` or `continue` in `finally`"  # it drops the exception
@@ -158,7 +161,7 @@ def _explicit_super(node, fn):
                     and not child.args and not child.keywords and params:
                 child.args = [gast.Name(id=n, ctx=gast.Load(), annotation=None, type_comment=None)
                               for n in ("__class__", params[0].id)]
-            stack.extend(gast.iter_child_nodes(child))
+            stack.extend(children(child))
 
 
 def transformed(fn, stages=None):

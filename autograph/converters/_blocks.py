@@ -4,6 +4,7 @@ from __future__ import annotations
 import gast
 
 from ..pyct import templates
+from ..pyct.transformer import children
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
@@ -20,7 +21,7 @@ def contains(nodes, kinds, into_loops: bool) -> bool:
         if not into_loops and isinstance(node, (gast.While, gast.For)):
             stack.extend(node.orelse)  # an inner loop's `else` jumps for the outer loop
             continue
-        stack.extend(gast.iter_child_nodes(node))
+        stack.extend(children(node))
     return False
 
 

@@ -91,12 +91,19 @@ class _Replacer(ExpressionTransformer):
 
 
 def _clone(node):
-    """A fresh copy of a template tree (faster than `copy.deepcopy`: no memo needed)."""
-    if isinstance(node, list):
-        return [_clone(n) for n in node]
-    if isinstance(node, gast.AST):
-        return type(node)(**{f: _clone(getattr(node, f)) for f in node._fields})
-    return node
+    """A fresh copy of a template tree, without locations (faster than `copy.deepcopy`: no
+    memo needed; and than calling each node's class, whose `__init__` is Python code)."""
+    kind = type(node)
+    new = kind.__new__(kind)
+    fields = new.__dict__
+    for field in kind._fields:
+        value = getattr(node, field)
+        if type(value) is list:
+            value = [_clone(item) if isinstance(item, gast.AST) else item for item in value]
+        elif isinstance(value, gast.AST):
+            value = _clone(value)
+        fields[field] = value
+    return new
 
 
 @functools.lru_cache(maxsize=256)

@@ -42,10 +42,7 @@ def to_ast(node) -> tuple[ast.AST, list]:
     """(the `ast` tree of gast `node`, its nodes in `ast.walk`'s order)."""
     root = _layout(type(node))[0]()
     queue = [(node, root)]
-    i = 0
-    while i < len(queue):
-        source, target = queue[i]
-        i += 1
+    for source, target in queue:   # the queue grows as nodes are filled: breadth first
         _fill(source, target, queue)
     return root, [target for _, target in queue]
 
@@ -59,14 +56,37 @@ def _child(value, queue, as_arg=False):
 
 
 def _fill(source, target, queue):
+    kind = type(source)
     if target.__class__ is ast.arg:   # gast writes a parameter as a Name
         target.arg = source.id
         target.annotation = _child(source.annotation, queue)
         target.type_comment = source.type_comment
         _locate(source, target, _LOCATION)
         return   # it maps no line (nor does `gast_to_ast`'s)
-    kind = type(source)
     _, fields, locations = _layout(kind)
+    if kind is gast.arguments or kind is gast.ExceptHandler:
+        _fill_parameters(source, target, fields, queue)
+    else:
+        for field in fields:
+            value = getattr(source, field, None)
+            if type(value) is list:
+                value = [_child(v, queue) for v in value]
+            elif isinstance(value, gast.AST):
+                new = _layout(type(value))[0]()
+                queue.append((value, new))
+                value = new
+            setattr(target, field, value)
+    if locations:
+        _locate(source, target, locations)
+    origin = getanno(source, Static.ORIGIN)
+    if origin is not None:
+        target._ag_origin = origin
+
+
+def _fill_parameters(source, target, fields, queue):
+    """The fields of an `arguments` (its parameters become `ast.arg`s) or an
+    `ExceptHandler` (its name a string)."""
+    kind = type(source)
     for field in fields:
         value = getattr(source, field, None)
         if kind is gast.arguments and field in ("posonlyargs", "args", "kwonlyargs"):
@@ -80,10 +100,6 @@ def _fill(source, target, queue):
         else:
             value = _child(value, queue)
         setattr(target, field, value)
-    _locate(source, target, locations)
-    origin = getanno(source, Static.ORIGIN)
-    if origin is not None:
-        target._ag_origin = origin
 
 
 def _locate(source, target, attributes):

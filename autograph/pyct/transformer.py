@@ -38,6 +38,36 @@ class StatementTransformer:
         return out
 
 
+def walk(node):
+    """Every node in `node`'s tree, in `ast.walk`'s order (breadth first), lazily: the
+    same as `gast.walk`, without two generators made per node."""
+    todo = [node]
+    for node in todo:   # grows as it goes
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, AST):
+                        todo.append(item)
+            elif isinstance(value, AST):
+                todo.append(value)
+        yield node
+
+
+def children(node) -> list:
+    """The nodes directly inside `node`, in `gast.iter_child_nodes`'s order."""
+    found = []
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            for item in value:
+                if isinstance(item, AST):
+                    found.append(item)
+        elif isinstance(value, AST):
+            found.append(value)
+    return found
+
+
 def statements(node):
     """Every statement inside `node` (a statement or a list of them), in source order."""
     stack = list(reversed(node)) if isinstance(node, list) else [node]
@@ -51,11 +81,18 @@ def statements(node):
 
 
 class ExpressionVisitor:
-    """A lean `gast.NodeVisitor`: `visit_<Type>` methods looked up once per type."""
+    """A lean `gast.NodeVisitor`: `visit_<Type>` methods looked up once per type.
+
+    A node without fields (a context such as `Load`, an operator such as `Add`)
+    is not visited unless the class has a `visit_<Type>` for it: there is
+    nothing inside it to visit, and a third of a tree's nodes are such.
+    """
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._methods = {}
+        cls._visited = frozenset(name[len("visit_"):] for name in dir(cls)
+                                 if name.startswith("visit_"))
 
     def visit(self, node):
         kind = type(node)
@@ -67,13 +104,14 @@ class ExpressionVisitor:
         return self.generic_visit(node)
 
     def generic_visit(self, node):
+        visited = self._visited
         for field in node._fields:
             value = getattr(node, field)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, AST):
+                    if isinstance(item, AST) and (item._fields or type(item).__name__ in visited):
                         self.visit(item)
-            elif isinstance(value, AST):
+            elif isinstance(value, AST) and (value._fields or type(value).__name__ in visited):
                 self.visit(value)
 
 
@@ -85,12 +123,13 @@ class ExpressionTransformer(ExpressionVisitor):
     """
 
     def generic_visit(self, node):
+        visited = self._visited
         for field in node._fields:
             value = getattr(node, field)
             if type(value) is list:
                 new = []
                 for item in value:
-                    if isinstance(item, AST):
+                    if isinstance(item, AST) and (item._fields or type(item).__name__ in visited):
                         item = self.visit(item)
                         if item is None:
                             continue
@@ -99,7 +138,7 @@ class ExpressionTransformer(ExpressionVisitor):
                             continue
                     new.append(item)
                 value[:] = new
-            elif isinstance(value, AST):
+            elif isinstance(value, AST) and (value._fields or type(value).__name__ in visited):
                 replacement = self.visit(value)
                 if replacement is not value:
                     setattr(node, field, replacement)
