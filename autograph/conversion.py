@@ -164,6 +164,25 @@ def _explicit_super(node, fn):
             stack.extend(children(child))
 
 
+def _contents(node) -> frozenset:
+    """The kinds of node (`"IfExp"`) and the names (variables, attributes) in `node`'s tree."""
+    found = set()
+    for child in walk(node):
+        found.add(type(child).__name__)
+        if isinstance(child, gast.Name):
+            found.add(child.id)
+        elif isinstance(child, gast.Attribute):
+            found.add(child.attr)
+    return frozenset(found)
+
+
+def _has_work(converter, contents: frozenset) -> bool:
+    """False where `converter` declares what it rewrites (`ACTS_ON`: kinds of node and
+    names that no converter before it makes) and the user's function holds none of it."""
+    acts_on = getattr(converter, "ACTS_ON", None)
+    return acts_on is None or not acts_on.isdisjoint(contents)
+
+
 def transformed(fn, stages=None):
     """The converted `FunctionDef` of `fn` after the first `stages` converters (all: None)."""
     node, filename = parse_function(fn)
@@ -174,7 +193,10 @@ def transformed(fn, stages=None):
     namer = Namer(node)
     hidden = naming.hide_module_name(node, namer)  # a user's own `ag__` keeps its meaning
     ctx = Context(namer)
+    contents = _contents(node)
     for _, converter in PIPELINE[:stages]:
+        if not _has_work(converter, contents):
+            continue   # a walk of the whole tree that would change nothing
         with memoized():  # a converter asks for a node's activity before changing under it
             node = converter.transform(node, ctx)
     anno.setanno(node, anno.Static.MODULE_NAME, naming.restore_module_name(node, namer, hidden))
