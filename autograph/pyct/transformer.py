@@ -5,9 +5,14 @@ expressions, so skipping them makes each pass several times faster than
 `gast.NodeTransformer`. `visit_<Type>(node)` returns a node, a list of nodes
 (spliced into the block) or None (removed); `generic_visit` visits the
 blocks of a compound statement (`body`, `orelse`, `finalbody`, handlers).
+
+`ExpressionVisitor` and `ExpressionTransformer` walk whole trees, leaner than
+gast's; `walk` and `children` are `gast.walk` and `gast.iter_child_nodes`
+without generators made per node.
 """
 from __future__ import annotations
 
+import gast
 from gast import AST, Constant, Name
 
 
@@ -80,6 +85,10 @@ def statements(node):
             stack.extend(reversed(block))
 
 
+_CHILDLESS = frozenset(name for name, kind in vars(gast).items()
+                       if isinstance(kind, type) and issubclass(kind, AST) and not kind._fields)
+
+
 def _inside(node) -> bool:
     """Whether `node` may hold other nodes (a `Constant`, a context or an operator never
     does; nor does a `Name` but a parameter's with an annotation)."""
@@ -99,8 +108,10 @@ class ExpressionVisitor:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._methods = {}
-        cls._visited = frozenset(name[len("visit_"):] for name in dir(cls)
-                                 if name.startswith("visit_"))
+        visited = {name[len("visit_"):] for name in dir(cls) if name.startswith("visit_")}
+        if visited & _CHILDLESS:
+            visited.add("Name")   # a Name holds its context (`Load`)
+        cls._visited = frozenset(visited)
 
     def visit(self, node):
         kind = type(node)
