@@ -79,6 +79,8 @@ def statements(node):
     while stack:
         statement = stack.pop()
         yield statement
+        if getattr(statement, "body", None) is None:
+            continue   # a simple statement (every compound one has a body)
         blocks = [getattr(statement, f, None) for f in ("body", "orelse", "finalbody")]
         blocks += [handler.body for handler in getattr(statement, "handlers", ())]
         for block in reversed([b for b in blocks if isinstance(b, list)]):
