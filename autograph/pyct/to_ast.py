@@ -6,7 +6,8 @@ also gives the new nodes in `ast.walk`'s order (the loader pairs them with the
 nodes of the printed source parsed again). Each node keeps its gast node's
 location where it has one (`ast.unparse` reads the line of a `def`, an
 assignment, a `for` or a `with`: 1 where none was given), and the user's origin
-of its gast node as `_ag_origin`.
+of its gast node as `_ag_origin`. Contexts and operators (`Load`, `Add`) are one
+shared node per kind, as `ast.parse` makes them.
 
 >>> import gast
 >>> tree, nodes = to_ast(gast.parse("def f(x, *a):\\n    return x"))
@@ -19,13 +20,15 @@ def f(x, *a):
 from __future__ import annotations
 
 import ast
+import functools
 
 import gast
 
 from .anno import Static, getanno
 
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
-_fields: dict = {}   # gast type -> (ast type, the fields both have, its location attributes)
+_fields: dict = {}   # gast type -> (ast node maker, the fields both have, its location attributes)
+_shared: set = set()  # gast types of contexts and operators: one ast node stands for them all
 
 
 def _layout(kind):
@@ -33,9 +36,17 @@ def _layout(kind):
     if layout is None:
         target = getattr(ast, kind.__name__)
         skip = {"type_comment"} if kind is gast.Assign else set()   # as gast_to_ast drops it
-        layout = _fields[kind] = (target, tuple(f for f in target._fields if f not in skip),
+        make = target
+        if not target._fields and not target._attributes:   # `Load`, `Add`: nothing to fill,
+            make = functools.partial(_same, target())       # one node, as `ast.parse` gives
+            _shared.add(kind)
+        layout = _fields[kind] = (make, tuple(f for f in target._fields if f not in skip),
                                   tuple(a for a in _LOCATION if a in target._attributes))
     return layout
+
+
+def _same(node):
+    return node
 
 
 def to_ast(node) -> tuple[ast.AST, list]:
@@ -43,7 +54,8 @@ def to_ast(node) -> tuple[ast.AST, list]:
     root = _layout(type(node))[0]()
     queue = [(node, root)]
     for source, target in queue:   # the queue grows as nodes are filled: breadth first
-        _fill(source, target, queue)
+        if type(source) not in _shared:
+            _fill(source, target, queue)
     return root, [target for _, target in queue]
 
 
