@@ -55,9 +55,10 @@ def _printed(node) -> tuple[str, dict, ast.Module]:
     mapping = {}
     for original, reparsed in zip(nodes, walk(parsed)):
         origin = getattr(original, "_ag_origin", None)
-        line = getattr(reparsed, "lineno", None)
-        if origin is not None and line is not None and line not in mapping:
-            mapping[line] = origin
+        if origin is not None:
+            line = getattr(reparsed, "lineno", None)
+            if line is not None and line not in mapping:
+                mapping[line] = origin
     return source, mapping, parsed
 
 
