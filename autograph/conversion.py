@@ -68,9 +68,13 @@ def _annotate_origins(node, filename: str, function: str):
         node, function = stack.pop()
         if hasattr(node, "lineno"):
             anno.setanno(node, anno.Static.ORIGIN, (filename, node.lineno, function))
-        inner = node.name if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) \
-            else "<lambda>" if isinstance(node, gast.Lambda) else function
-        stack.extend((child, inner) for child in children(node))
+        kind = type(node)
+        if kind is gast.FunctionDef or kind is gast.AsyncFunctionDef:
+            function = node.name
+        elif kind is gast.Lambda:
+            function = "<lambda>"
+        for child in children(node):
+            stack.append((child, function))
 
 
 def _jumps_out_of(block) -> bool:

@@ -55,24 +55,25 @@ def _convert(node):
     else:
         target, names = _layout(kind)
         new = target.__new__(target)
-        fields = {field: _value(node, field) for field in names}
+        values = node.__dict__   # where the parser put the fields (read before `getattr`)
+        fields = {}
+        for field in names:
+            value = values.get(field, _MISSING)
+            if value is _MISSING:
+                value = getattr(node, field, _MISSING)
+                if value is _MISSING:
+                    value = [] if field == "type_params" else None
+            if type(value) is list:
+                value = [_convert(v) if isinstance(v, ast.AST) else v for v in value]
+            elif isinstance(value, ast.AST):
+                value = _convert(value)
+            fields[field] = value
     for attribute in kind._attributes:
         value = getattr(node, attribute, _MISSING)
         if value is not _MISSING:
             fields[attribute] = value
     new.__dict__.update(fields)   # what the gast class's `__init__` (Python code) would set
     return new
-
-
-def _value(node, field):
-    value = getattr(node, field, _MISSING)
-    if value is _MISSING:
-        return [] if field == "type_params" else None
-    if isinstance(value, ast.AST):
-        return _convert(value)
-    if type(value) is list:
-        return [_convert(v) if isinstance(v, ast.AST) else v for v in value]
-    return value
 
 
 _MISSING = object()
