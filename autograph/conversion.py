@@ -119,8 +119,10 @@ def _suppresses(node) -> bool:
     return False
 
 
-def _check_supported(node, filename):
-    for child in walk(node):
+def _check_supported(nodes, filename):
+    """Raises `ConversionError` at the first of `nodes` (the function's, in `walk`'s
+    order) that cannot be converted, naming its line."""
+    for child in nodes:
         what = _UNSUPPORTED.get(type(child))
         if what is None and isinstance(child, gast.Try) and _jumps_out_of(child.finalbody):
             what = "`return`, `break` or `continue` in `finally`"  # it drops the exception
@@ -168,10 +170,10 @@ def _explicit_super(node, fn):
             stack.extend(children(child))
 
 
-def _contents(node) -> frozenset:
-    """The kinds of node (`"IfExp"`) and the names (variables, attributes) in `node`'s tree."""
+def _contents(nodes) -> frozenset:
+    """The kinds of node (`"IfExp"`) and the names (variables, attributes) among `nodes`."""
     found = set()
-    for child in walk(node):
+    for child in nodes:
         found.add(type(child).__name__)
         if isinstance(child, gast.Name):
             found.add(child.id)
@@ -190,14 +192,17 @@ def _has_work(converter, contents: frozenset) -> bool:
 def transformed(fn, stages=None):
     """The converted `FunctionDef` of `fn` after the first `stages` converters (all: None)."""
     node, filename = parse_function(fn)
-    _check_supported(node, filename)
+    nodes = list(walk(node))
+    _check_supported(nodes, filename)
+    # What the user's function holds (decorators and annotations, dropped below, too:
+    # a converter that finds nothing to do after all runs as it would anyway).
+    contents = _contents(nodes)
     _annotate_origins(node, filename, fn.__code__.co_name)
     node = _as_function_def(node, fn)
     _explicit_super(node, fn)
     namer = Namer(node)
     hidden = naming.hide_module_name(node, namer)  # a user's own `ag__` keeps its meaning
     ctx = Context(namer)
-    contents = _contents(node)
     for _, converter in PIPELINE[:stages]:
         if not _has_work(converter, contents):
             continue   # a walk of the whole tree that would change nothing

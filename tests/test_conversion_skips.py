@@ -14,6 +14,7 @@ from corpus import modules
 from autograph import conversion
 from autograph.pipeline import PIPELINE
 from autograph.pyct import loader
+from autograph.pyct.transformer import walk
 
 
 def printing(x):
@@ -66,7 +67,7 @@ def test_the_triggers_are_what_the_converters_rewrite():
                 if getattr(module, "ACTS_ON", None) is not None}
     assert set(declared) == {"index_tricks", "shapes", "print_assert",
                              "conditional_expressions"}
-    contents = conversion._contents(conversion.transformed(plain, stages=0))
+    contents = conversion._contents(walk(conversion.transformed(plain, stages=0)))
     assert all(declared[name].isdisjoint(contents) for name in declared)
 
 
@@ -80,12 +81,12 @@ def test_skipping_leaves_the_source_and_its_map_as_they_were(fn, monkeypatch):
 @pytest.mark.parametrize("fn", FUNCTIONS, ids=lambda fn: fn.__qualname__)
 def test_no_converter_makes_what_a_later_one_acts_on(fn, monkeypatch):
     _every_converter_run(monkeypatch)
-    before = conversion._contents(conversion.transformed(fn, stages=0))
+    before = conversion._contents(walk(conversion.transformed(fn, stages=0)))
     for stage, (name, module) in enumerate(PIPELINE):
         acts_on = getattr(module, "ACTS_ON", None)
         if acts_on is None or not acts_on.isdisjoint(before):
             continue
-        made = conversion._contents(conversion.transformed(fn, stages=stage))
+        made = conversion._contents(walk(conversion.transformed(fn, stages=stage)))
         assert acts_on.isdisjoint(made), (name, sorted(acts_on & made))
 
 
