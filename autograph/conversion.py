@@ -42,6 +42,7 @@ from .pipeline import PIPELINE
 from .pyct import anno, loader, naming
 from .pyct.activity import memoized
 from .pyct.errors import ConversionError
+from .pyct.gc_pause import gc_paused
 from .pyct.naming import Namer
 from .pyct.parser import SourceUnavailable, parse_function
 from .pyct.transformer import children, walk
@@ -217,9 +218,10 @@ def _conversion(fn):
     factory_code = _by_code.get(fn.__code__)
     if factory_code is None:
         start = time.perf_counter()
-        node = transformed(fn)
-        origin = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
-        factory_code = _by_code[fn.__code__] = loader.load(node, fn, origin)[0]
+        with gc_paused():   # what converting makes, reference counting frees
+            node = transformed(fn)
+            origin = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
+            factory_code = _by_code[fn.__code__] = loader.load(node, fn, origin)[0]
         trace_log.converted(fn.__qualname__, origin, time.perf_counter() - start,
                             lambda: loader.to_source(node))
     return factory_code
