@@ -48,29 +48,26 @@ def walk(node):
     same as `gast.walk`, without two generators made per node."""
     todo = [node]
     for node in todo:   # grows as it goes
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if type(value) is list:
-                for item in value:
-                    if isinstance(item, AST):
-                        todo.append(item)
-            elif isinstance(value, AST):
-                todo.append(value)
+        _add_children(node, todo)
         yield node
 
 
 def children(node) -> list:
     """The nodes directly inside `node`, in `gast.iter_child_nodes`'s order."""
     found = []
+    _add_children(node, found)
+    return found
+
+
+def _add_children(node, out: list) -> None:
     for field in node._fields:
         value = getattr(node, field, None)
         if type(value) is list:
             for item in value:
                 if isinstance(item, AST):
-                    found.append(item)
+                    out.append(item)
         elif isinstance(value, AST):
-            found.append(value)
-    return found
+            out.append(value)
 
 
 def statements(node):
