@@ -4,8 +4,8 @@ Converting makes and drops thousands of tree nodes, annotations and analysis
 results, which reference counting frees as soon as each converter is done
 with them; collections falling in the middle (a dozen for a 50-line function)
 only walk them to find nothing. Paused, the collector runs once afterwards, on
-what survived: a first call in a fresh process takes about 2% less time (the
-collections after the pause included; bench/RESULTS.md).
+what survived: the first call of a 50-line function in a fresh process takes
+0.6 ms (1.6%) less, the collections after the pause included (bench/RESULTS.md).
 
 Only converter code runs while it is paused (never the user's). It is switched
 back on by the last of the conversions that paused it (in any thread), and
