@@ -42,8 +42,10 @@ from .pipeline import PIPELINE
 from .pyct import anno, loader, naming
 from .pyct.activity import memoized
 from .pyct.errors import ConversionError
+from .pyct.gc_pause import gc_paused
 from .pyct.naming import Namer
 from .pyct.parser import SourceUnavailable, parse_function
+from .pyct.transformer import children, walk
 
 
 class ConversionWarning(UserWarning):
@@ -62,12 +64,18 @@ _UNSUPPORTED = {
 
 def _annotate_origins(node, filename: str, function: str):
     """Each node's (file, line, function): the innermost def or lambda holding it."""
-    if hasattr(node, "lineno"):
-        anno.setanno(node, anno.Static.ORIGIN, (filename, node.lineno, function))
-    inner = node.name if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) \
-        else "<lambda>" if isinstance(node, gast.Lambda) else function
-    for child in gast.iter_child_nodes(node):
-        _annotate_origins(child, filename, inner)
+    stack = [(node, function)]
+    while stack:
+        node, function = stack.pop()
+        if hasattr(node, "lineno"):
+            anno.setanno(node, anno.Static.ORIGIN, (filename, node.lineno, function))
+        kind = type(node)
+        if kind is gast.FunctionDef or kind is gast.AsyncFunctionDef:
+            function = node.name
+        elif kind is gast.Lambda:
+            function = "<lambda>"
+        for child in children(node):
+            stack.append((child, function))
 
 
 def _jumps_out_of(block) -> bool:
@@ -84,7 +92,7 @@ def _becomes_control_flow(block) -> bool:
     handler, or a manager that suppresses it, would see the values from before.
     """
     for i, statement in enumerate(block):
-        if any(isinstance(n, (gast.If, gast.While, gast.For)) for n in gast.walk(statement)):
+        if any(isinstance(n, (gast.If, gast.While, gast.For)) for n in walk(statement)):
             return True
         if not isinstance(statement, (gast.With, gast.Try)):
             continue
@@ -111,8 +119,10 @@ def _suppresses(node) -> bool:
     return False
 
 
-def _check_supported(node, filename):
-    for child in gast.walk(node):
+def _check_supported(nodes, filename):
+    """Raises `ConversionError` at the first of `nodes` (the function's, in `walk`'s
+    order) that cannot be converted, naming its line."""
+    for child in nodes:
         what = _UNSUPPORTED.get(type(child))
         if what is None and isinstance(child, gast.Try) and _jumps_out_of(child.finalbody):
             what = "`return`, `break` or `continue` in `finally`"  # it drops the exception
@@ -157,13 +167,36 @@ def _explicit_super(node, fn):
                     and not child.args and not child.keywords and params:
                 child.args = [gast.Name(id=n, ctx=gast.Load(), annotation=None, type_comment=None)
                               for n in ("__class__", params[0].id)]
-            stack.extend(gast.iter_child_nodes(child))
+            stack.extend(children(child))
+
+
+def _contents(nodes) -> frozenset:
+    """The kinds of node (`"IfExp"`) and the names (variables, attributes) among `nodes`."""
+    found = set()
+    for child in nodes:
+        found.add(type(child).__name__)
+        if isinstance(child, gast.Name):
+            found.add(child.id)
+        elif isinstance(child, gast.Attribute):
+            found.add(child.attr)
+    return frozenset(found)
+
+
+def _has_work(converter, contents: frozenset) -> bool:
+    """False where `converter` declares what it rewrites (`ACTS_ON`: kinds of node and
+    names that no converter before it makes) and the user's function holds none of it."""
+    acts_on = getattr(converter, "ACTS_ON", None)
+    return acts_on is None or not acts_on.isdisjoint(contents)
 
 
 def transformed(fn, stages=None):
     """The converted `FunctionDef` of `fn` after the first `stages` converters (all: None)."""
     node, filename = parse_function(fn)
-    _check_supported(node, filename)
+    nodes = list(walk(node))
+    _check_supported(nodes, filename)
+    # What the user's function holds (decorators and annotations, dropped below, too:
+    # a converter that finds nothing to do after all runs as it would anyway).
+    contents = _contents(nodes)
     _annotate_origins(node, filename, fn.__code__.co_name)
     node = _as_function_def(node, fn)
     _explicit_super(node, fn)
@@ -171,6 +204,8 @@ def transformed(fn, stages=None):
     hidden = naming.hide_module_name(node, namer)  # a user's own `ag__` keeps its meaning
     ctx = Context(namer)
     for _, converter in PIPELINE[:stages]:
+        if not _has_work(converter, contents):
+            continue   # a walk of the whole tree that would change nothing
         with memoized():  # a converter asks for a node's activity before changing under it
             node = converter.transform(node, ctx)
     anno.setanno(node, anno.Static.MODULE_NAME, naming.restore_module_name(node, namer, hidden))
@@ -182,9 +217,10 @@ def _conversion(fn):
     factory_code = _by_code.get(fn.__code__)
     if factory_code is None:
         start = time.perf_counter()
-        node = transformed(fn)
-        origin = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
-        factory_code = _by_code[fn.__code__] = loader.load(node, fn, origin)[0]
+        with gc_paused():   # what converting makes, reference counting frees
+            node = transformed(fn)
+            origin = f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno}"
+            factory_code = _by_code[fn.__code__] = loader.load(node, fn, origin)[0]
         trace_log.converted(fn.__qualname__, origin, time.perf_counter() - start,
                             lambda: loader.to_source(node))
     return factory_code

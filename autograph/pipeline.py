@@ -1,6 +1,9 @@
 """The converters, in the order they run. Each is `transform(function_node, ctx)`.
 
-`agc FILE.py::FUNC --stage N` prints the source after the first N of them.
+`agc FILE.py::FUNC --stage N` prints the source after the first N of them. A
+converter that declares `ACTS_ON` (the kinds of node and the names it rewrites,
+which no converter before it makes) is skipped where the function holds none of
+them (`conversion._has_work`): a walk of the tree that would change nothing.
 """
 from .converters import (
                          breaks,

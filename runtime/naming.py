@@ -46,7 +46,7 @@ import sys
 import threading
 import weakref
 
-from .source import is_user_file
+from .source import is_library_file
 from .tracer_value import Tracer
 
 _RETURN = "return"   # the instruction's result is returned: its caller names it
@@ -293,7 +293,7 @@ class _Namer:
         boundary, innermost = self.boundary, None
         while frame is not None and frame is not boundary:
             code = frame.f_code
-            if is_user_file(code.co_filename):
+            if not is_library_file(code.co_filename):   # a user file (once per equation)
                 names = stored_names(code, frame.f_lasti)
                 if names != _RETURN:
                     return innermost or frame, frame, names, innermost is not None

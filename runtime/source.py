@@ -88,9 +88,9 @@ def original_location(filename: str, lineno: int, function: str) -> SourceInfo:
 def user_source() -> SourceInfo | None:
     """The `SourceInfo` of the innermost user frame on the stack, in the user's own lines."""
     frame = sys._getframe(1)
-    while frame is not None:
+    while frame is not None:   # once per equation: `is_library_file` called directly
         code = frame.f_code
-        if is_user_file(code.co_filename):
+        if not is_library_file(code.co_filename):
             return original_location(code.co_filename, frame.f_lineno, code.co_name)
         frame = frame.f_back
     return None

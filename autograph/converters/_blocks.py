@@ -4,12 +4,20 @@ from __future__ import annotations
 import gast
 
 from ..pyct import templates
+from ..pyct.transformer import children
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
 def contains(nodes, kinds, into_loops: bool) -> bool:
-    """True where a node of `kinds` occurs in `nodes` (not in nested functions)."""
+    """True where a node of `kinds` occurs in `nodes` (not in nested functions).
+
+    Statements are only ever inside statements: where `nodes` and `kinds` are
+    statements, only the blocks of compound statements are searched, not expressions.
+    """
+    kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+    blocks_only = all(issubclass(k, gast.stmt) for k in kinds) and \
+        all(isinstance(n, gast.stmt) for n in nodes)
     stack = list(nodes)
     while stack:
         node = stack.pop()
@@ -20,8 +28,21 @@ def contains(nodes, kinds, into_loops: bool) -> bool:
         if not into_loops and isinstance(node, (gast.While, gast.For)):
             stack.extend(node.orelse)  # an inner loop's `else` jumps for the outer loop
             continue
-        stack.extend(gast.iter_child_nodes(node))
+        stack.extend(_blocks_of(node) if blocks_only else children(node))
     return False
+
+
+def _blocks_of(statement) -> list:
+    """The statements directly inside a compound statement (its handlers' and cases' too)."""
+    inner = []
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(statement, field, None)
+        if type(block) is list:
+            inner.extend(block)
+    for field in ("handlers", "cases"):
+        for part in getattr(statement, field, ()):
+            inner.extend(part.body)
+    return inner
 
 
 def not_flag(flag: str):

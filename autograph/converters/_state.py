@@ -12,7 +12,7 @@ import gast
 from ..pyct import anno, templates
 from ..pyct.activity import activity
 from ..pyct.dataflow import live_in, redefine_block
-from ..pyct.transformer import statements
+from ..pyct.transformer import children, statements, walk
 
 
 def declared_globals(outer: dict) -> dict:
@@ -89,7 +89,7 @@ def modified_in(node, statements, outer=frozenset(), rebound=frozenset()) -> set
     `np.sort(x)`), and the names closures rebind (`rebound`) where a function is called."""
     found = activity(statements)
     modified = found.modified - set(outer) - _not_local(node, found.in_place, statements)
-    if rebound and any(isinstance(n, gast.Call) for s in statements for n in gast.walk(s)):
+    if rebound and any(isinstance(n, gast.Call) for s in statements for n in walk(s)):
         modified |= set(rebound) - set(outer)
     return modified
 
@@ -100,7 +100,7 @@ def _not_local(node, in_place: set, statements) -> set:
     if not in_place:
         return set()
     maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_IN, frozenset())
-    stored = {n.id for s in statements for n in gast.walk(s)
+    stored = {n.id for s in statements for n in walk(s)
               if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)}
     return {name for name in in_place if name not in maybe and name not in stored}
 
@@ -171,7 +171,7 @@ class Closures:
 
     def __init__(self, function):
         self.scopes = []   # (closure, names it reads, names it rebinds: `nonlocal`)
-        stack = list(gast.iter_child_nodes(function))
+        stack = list(children(function))
         while stack:
             child = stack.pop()
             if isinstance(child, _SCOPES) and anno.getanno(child, anno.Static.ORIGIN):
@@ -180,7 +180,7 @@ class Closures:
                 self.scopes.append((child, frozenset(found.read),
                                     frozenset(found.modified - own)))
                 continue
-            stack.extend(gast.iter_child_nodes(child))
+            stack.extend(children(child))
 
     def outside(self, node) -> frozenset:
         """The names read by closures defined outside `node` (who may call them inside)."""
@@ -193,7 +193,7 @@ class Closures:
     def _outside(self, node, field: int) -> frozenset:
         if not self.scopes:
             return frozenset()
-        inside = {id(n) for n in gast.walk(node) if isinstance(n, _SCOPES)}
+        inside = {id(n) for n in walk(node) if isinstance(n, _SCOPES)}
         return frozenset().union(*(entry[field] for entry in self.scopes
                                    if id(entry[0]) not in inside))
 

@@ -5,6 +5,9 @@ from ..pyct import templates
 from ..pyct.transformer import ExpressionTransformer
 from .logical import _lazy
 
+# What the function must hold for this converter to change anything (none before it makes them).
+ACTS_ON = frozenset({"IfExp"})
+
 _BRANCH = "a branch of a conditional expression (`a if c else b`)"
 
 

@@ -17,7 +17,7 @@ import gast
 
 from ..pyct import templates
 from ..pyct.activity import IN_PLACE_METHODS
-from ..pyct.transformer import StatementTransformer
+from ..pyct.transformer import StatementTransformer, walk
 from .writes import local_names
 
 
@@ -28,7 +28,7 @@ def _constant(value):
 def _locals(function) -> set:
     """Its parameters and the names it assigns (not only writes with `t.fill`, as a
     global's array may be), less global and nonlocal ones."""
-    stored = {n.id for n in gast.walk(function) if isinstance(n, gast.Name)
+    stored = {n.id for n in walk(function) if isinstance(n, gast.Name)
               and isinstance(n.ctx, (gast.Store, gast.Param))}
     return local_names(function) & stored
 

@@ -17,6 +17,8 @@ from ..pyct.transformer import ExpressionTransformer
 from .writes import _index
 
 _NAMES = ("r_", "c_")
+# What the function must hold for this converter to change anything (none before it makes them).
+ACTS_ON = frozenset(_NAMES)
 
 
 def _name(node):

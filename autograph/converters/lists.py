@@ -21,7 +21,7 @@ import gast
 
 from ..pyct import templates
 from ..pyct.activity import activity
-from ..pyct.transformer import StatementTransformer
+from ..pyct.transformer import ExpressionTransformer, StatementTransformer, walk
 from .fors import _iterable
 
 
@@ -69,10 +69,10 @@ def _lambda(names, expression):
 _KEEP_AS_IS = (gast.NamedExpr, gast.Yield, gast.YieldFrom, gast.Await)
 
 
-class _Comprehensions(gast.NodeTransformer):
+class _Comprehensions(ExpressionTransformer):
     def visit_ListComp(self, node):
         self.generic_visit(node)  # inner comprehensions first
-        if len(node.generators) != 1 or any(isinstance(n, _KEEP_AS_IS) for n in gast.walk(node)):
+        if len(node.generators) != 1 or any(isinstance(n, _KEEP_AS_IS) for n in walk(node)):
             return node
         loop = node.generators[0]
         names = _names(loop.target)

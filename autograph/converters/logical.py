@@ -11,7 +11,7 @@ import gast
 
 from ..pyct import anno, templates
 from ..pyct.errors import ConversionError
-from ..pyct.transformer import ExpressionTransformer
+from ..pyct.transformer import ExpressionTransformer, children
 
 
 def refuse_assignments(node, where: str) -> None:
@@ -26,7 +26,7 @@ def refuse_assignments(node, where: str) -> None:
                 f"an assignment expression (`:=`) in {where} cannot be converted (at "
                 f"{filename}:{line}); assign the name in a statement before it")
         if not isinstance(child, gast.Lambda):
-            stack.extend(gast.iter_child_nodes(child))
+            stack.extend(children(child))
 
 
 def _lazy(node, where="an operand of `and`, `or` or a comparison chain"):

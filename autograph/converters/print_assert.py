@@ -13,6 +13,9 @@ from ..pyct import templates
 from ..pyct.transformer import ExpressionTransformer
 from .logical import _lazy
 
+# What the function must hold for this converter to change anything (none before it makes them).
+ACTS_ON = frozenset({"print", "Assert", "JoinedStr"})
+
 
 class _PrintAssert(ExpressionTransformer):
     def visit_Call(self, node):

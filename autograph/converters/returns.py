@@ -26,7 +26,7 @@ import gast
 from ..pyct import anno, templates
 from ..pyct.activity import activity
 from ..pyct.dataflow import analyze
-from ..pyct.transformer import ExpressionTransformer, StatementTransformer, statements
+from ..pyct.transformer import ExpressionTransformer, StatementTransformer, statements, walk
 from ._blocks import contains, guarded, lower_block
 from .breaks import add_loop_test
 
@@ -34,7 +34,7 @@ from .breaks import add_loop_test
 def _needs_lowering(function) -> bool:
     body = function.body
     tail = body[-1] if body and isinstance(body[-1], gast.Return) else None
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+    for node in walk(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Return) and node is not tail:
             return contains(body, gast.Return, into_loops=True)
     return False

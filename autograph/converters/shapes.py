@@ -15,6 +15,9 @@ import gast
 from ..pyct import templates
 from ..pyct.transformer import ExpressionTransformer
 
+# What the function must hold for this converter to change anything (none before it makes them).
+ACTS_ON = frozenset({"shape", "size"})
+
 
 class _ShapeReads(ExpressionTransformer):
     def visit_Attribute(self, node):

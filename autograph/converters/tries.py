@@ -43,7 +43,7 @@ import gast
 from ..pyct import anno, templates
 from ..pyct.activity import activity
 from ..pyct.dataflow import analyze
-from ..pyct.transformer import StatementTransformer
+from ..pyct.transformer import StatementTransformer, walk
 from . import _state
 from ._blocks import contains
 
@@ -51,7 +51,7 @@ from ._blocks import contains
 def becomes_control_flow(block) -> bool:
     """Whether converted `block` holds an `if` or a loop (one the converters turn into calls)."""
     return any(isinstance(n, (gast.If, gast.While, gast.For))
-               for statement in block for n in gast.walk(statement))
+               for statement in block for n in walk(statement))
 
 
 def _handled(handlers):

@@ -25,7 +25,7 @@ import gast
 
 from ..pyct import templates
 from ..pyct.activity import activity
-from ..pyct.transformer import StatementTransformer
+from ..pyct.transformer import StatementTransformer, walk
 from ._state import declared_outer
 
 
@@ -75,14 +75,14 @@ def local_names(function) -> set:
     if not isinstance(function, (gast.FunctionDef, gast.AsyncFunctionDef)):
         return set()
     scope = activity(function.body)
-    params = {n.id for n in gast.walk(function.args) if isinstance(n, gast.Name)}
+    params = {n.id for n in walk(function.args) if isinstance(n, gast.Name)}
     return (params | scope.modified) - scope.declared_nonlocal
 
 
 def _writes_in(target) -> bool:
     """True where `target` (a tuple of them, say) writes an item or an attribute."""
     return any(isinstance(n, (gast.Subscript, gast.Attribute)) and isinstance(n.ctx, gast.Store)
-               for n in gast.walk(target))
+               for n in walk(target))
 
 
 class _Writes(StatementTransformer):
@@ -159,7 +159,7 @@ class _Writes(StatementTransformer):
         return self._check_outer(node, [target])
 
     def _check_outer(self, node, targets):
-        names = [n.id for t in targets for n in gast.walk(t)
+        names = [n.id for t in targets for n in walk(t)
                  if isinstance(n, gast.Name) and n.id in self.outer]
         checks = [s for name in names for s in templates.replace(
             "ag__.check_global_write(name)", name=gast.Constant(value=name, kind=None))]

@@ -23,7 +23,7 @@ import dataclasses
 
 import gast
 
-from .transformer import ExpressionVisitor
+from .transformer import ExpressionVisitor, walk
 
 
 IN_PLACE_METHODS = frozenset({"fill", "sort", "partition", "put"})  # `t.fill(v)`: writes t
@@ -189,6 +189,6 @@ def binds(nodes) -> set:
     if not scope.in_place:
         return scope.modified
     nodes = nodes if isinstance(nodes, list) else [nodes]
-    stored = {n.id for node in nodes for n in gast.walk(node)
+    stored = {n.id for node in nodes for n in walk(node)
               if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)}
     return scope.modified - (scope.in_place - stored)

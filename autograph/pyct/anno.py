@@ -14,6 +14,10 @@ import enum
 class Static(enum.Enum):
     """What the static analyses know about a node."""
 
+    # Members are singletons: hashed by identity, not by `Enum.__hash__` (Python code,
+    # run for each of the thousands of annotations a conversion reads and writes).
+    __hash__ = object.__hash__
+
     ORIGIN = "the (filename, line, function) of the user's source this node came from"
     LIVE_OUT = "names read after this statement before being written again (liveness)"
     LIVE_IN = "names read from this statement on before being written again (liveness)"

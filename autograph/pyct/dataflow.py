@@ -160,6 +160,8 @@ def _functions_holding(function_node, kinds) -> list:
             owner = statement
         elif isinstance(statement, kinds) and owner not in found:
             found.append(owner)
+        if getattr(statement, "body", None) is None:
+            continue   # a simple statement (every compound one has a body)
         for field in ("body", "orelse", "finalbody"):
             block = getattr(statement, field, None)
             if isinstance(block, list):

@@ -17,6 +17,7 @@ import gast
 from .anno import Static, getanno
 from .source_map import register_source_map
 from .to_ast import to_ast
+from .transformer import walk
 
 _serial = itertools.count()
 FACTORY = "ag__create"
@@ -52,11 +53,12 @@ def _printed(node) -> tuple[str, dict, ast.Module]:
     source = ast.unparse(tree)
     parsed = ast.parse(source)
     mapping = {}
-    for original, reparsed in zip(nodes, ast.walk(parsed)):
+    for original, reparsed in zip(nodes, walk(parsed)):
         origin = getattr(original, "_ag_origin", None)
-        line = getattr(reparsed, "lineno", None)
-        if origin is not None and line is not None and line not in mapping:
-            mapping[line] = origin
+        if origin is not None:
+            line = getattr(reparsed, "lineno", None)
+            if line is not None and line not in mapping:
+                mapping[line] = origin
     return source, mapping, parsed
 
 

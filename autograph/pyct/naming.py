@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import gast
 
+from .transformer import walk
+
 MODULE = "ag__"
 
 
 def _names_in(node) -> set:
     names = set()
-    for child in gast.walk(node):
+    for child in walk(node):
         if isinstance(child, gast.Name):
             names.add(child.id)
         elif isinstance(child, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
@@ -56,7 +58,7 @@ class Namer:
 def rename(node, old: str, new: str) -> None:
     """Renames every binding and use of `old` in `node` (string constants equal to it too:
     the labels generated code passes for error messages)."""
-    for child in gast.walk(node):
+    for child in walk(node):
         if isinstance(child, gast.Name) and child.id == old:
             child.id = new
         elif isinstance(child, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)) \

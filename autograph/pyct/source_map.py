@@ -33,8 +33,10 @@ def original_location(filename: str, lineno: int, function: str):
     found = None
     for _ in range(len(_source_maps)):
         mapping = _source_maps.get(filename)
-        line = next((k for k in range(lineno, 0, -1) if k in mapping), None) if mapping else None
-        if line is None:
+        line = lineno if mapping else 0
+        while line > 0 and line not in mapping:   # asked once per traced equation
+            line -= 1
+        if line <= 0:
             return found
         found = filename, lineno, function = mapping[line]
     return found

@@ -21,7 +21,6 @@ import textwrap
 import gast
 
 from .to_gast import to_gast
-from .transformer import ExpressionTransformer
 
 
 def _name(identifier: str, ctx):
@@ -48,8 +47,9 @@ def _as_expr(value, ctx, fresh):
     return _with_ctx(value, ctx)
 
 
-class _Replacer(ExpressionTransformer):
-    """Replaces placeholders; a node replacement is moved in once, copied after that."""
+class _Filler:
+    """Copies a template tree with its placeholders replaced, in one pass (the cached tree
+    is never changed); a node replacement is moved in once, copied after that."""
 
     def __init__(self, replacements):
         self.replacements = replacements
@@ -60,43 +60,57 @@ class _Replacer(ExpressionTransformer):
         self.used.add(key)
         return first
 
-    def visit_Name(self, node):
-        if node.id in self.replacements:
-            return _as_expr(self.replacements[node.id], node.ctx, self._first_use(node.id))
-        return node
-
-    def visit_Expr(self, node):
-        value = node.value
-        if isinstance(value, gast.Name) and value.id in self.replacements:
-            replacement = self.replacements[value.id]
+    def fill(self, node):
+        """The copy of `node`: a node, or a list of statements for a placeholder statement."""
+        kind = type(node)
+        if kind is gast.Name and node.id in self.replacements:
+            return _as_expr(self.replacements[node.id], self.fill(node.ctx),
+                            self._first_use(node.id))
+        if kind is gast.Expr and type(node.value) is gast.Name \
+                and node.value.id in self.replacements:
+            replacement = self.replacements[node.value.id]
             if isinstance(replacement, list) and (not replacement or isinstance(replacement[0], gast.stmt)):
-                if self._first_use(value.id):
+                if self._first_use(node.value.id):
                     return list(replacement)
                 return [copy.deepcopy(s) for s in replacement]
-        return self.generic_visit(node)
+        if kind is gast.FunctionDef:
+            return self._function(node)
+        return self._copy(node, kind._fields)
 
-    def visit_FunctionDef(self, node):
-        replacement = self.replacements.get(node.name)
-        if isinstance(replacement, str):
-            node.name = replacement
-        args = []
+    def _copy(self, node, fields, **given):
+        """A node like `node`: the `given` fields as they are, the other `fields` filled."""
+        kind = type(node)
+        new = kind.__new__(kind)
+        values = new.__dict__
+        for field in fields:
+            values[field] = given[field] if field in given else self._value(getattr(node, field))
+        return new
+
+    def _value(self, value):
+        if type(value) is list:
+            items = []
+            for item in value:
+                if isinstance(item, gast.AST):
+                    item = self.fill(item)
+                    if type(item) is list:
+                        items.extend(item)
+                        continue
+                items.append(item)
+            return items
+        return self.fill(value) if isinstance(value, gast.AST) else value
+
+    def _function(self, node):
+        """A `def`: its name and parameters replaced (the parameters are final: a user's
+        name may equal a placeholder), the rest filled."""
+        name = self.replacements.get(node.name)
+        parameters = []
         for arg in node.args.args:
             value = self.replacements.get(arg.id)
             names = [value] if isinstance(value, str) else value if value is not None else [arg.id]
-            args.extend(_name(n, gast.Param()) for n in names)
-        node.args.args = []  # the parameters are final: a user's name may equal a placeholder
-        self.generic_visit(node)
-        node.args.args = args
-        return node
-
-
-def _clone(node):
-    """A fresh copy of a template tree (faster than `copy.deepcopy`: no memo needed)."""
-    if isinstance(node, list):
-        return [_clone(n) for n in node]
-    if isinstance(node, gast.AST):
-        return type(node)(**{f: _clone(getattr(node, f)) for f in node._fields})
-    return node
+            parameters.extend(_name(n, gast.Param()) for n in names)
+        arguments = self._copy(node.args, gast.arguments._fields, args=parameters)
+        return self._copy(node, gast.FunctionDef._fields, args=arguments,
+                          name=name if isinstance(name, str) else node.name)
 
 
 @functools.lru_cache(maxsize=256)
@@ -106,9 +120,7 @@ def _parsed(template: str):
 
 def replace(template: str, **replacements) -> list:
     """The statements of `template` with its placeholders replaced."""
-    module = _clone(_parsed(template))  # parsed once per template, copied per use
-    module = _Replacer(replacements).visit(module)
-    return module.body
+    return _Filler(replacements).fill(_parsed(template)).body   # parsed once per template
 
 
 def replace_as_expression(template: str, **replacements):

@@ -1,7 +1,8 @@
 """Python `ast` trees as gast trees, in one pass (`gast.ast_to_gast`'s result, faster).
 
 `gast.ast_to_gast` goes through a generic `NodeTransformer`; this one looks each
-node type's fields up once. As gast does, a parameter (`ast.arg`) becomes a
+node type's fields up once and fills each new node's attributes at once, without
+its class's `__init__` (Python code in gast). As gast does, a parameter (`ast.arg`) becomes a
 `Name` in the `Param` context, an `except ... as e` name a `Name` in the
 `Store` context, and a field the Python version lacks (`type_params` before
 3.12) is empty.
@@ -40,31 +41,39 @@ def to_gast(node):
 def _convert(node):
     kind = type(node)
     if kind is ast.Name:
-        new = gast.Name(node.id, _convert(node.ctx), None, None)
+        new = gast.Name.__new__(gast.Name)
+        fields = {"id": node.id, "ctx": _convert(node.ctx), "annotation": None,
+                  "type_comment": None}
     elif kind is ast.arg:
-        new = gast.Name(node.arg, gast.Param(), to_gast(node.annotation), node.type_comment)
+        new = gast.Name.__new__(gast.Name)
+        fields = {"id": node.arg, "ctx": gast.Param(), "annotation": to_gast(node.annotation),
+                  "type_comment": node.type_comment}
     elif kind is ast.ExceptHandler and node.name:
-        new = gast.ExceptHandler(to_gast(node.type), gast.Name(node.name, gast.Store(), None, None),
-                                 to_gast(node.body))
+        new = gast.ExceptHandler.__new__(gast.ExceptHandler)
+        fields = {"type": to_gast(node.type), "name": gast.Name(node.name, gast.Store(), None, None),
+                  "body": to_gast(node.body)}
     else:
-        target, fields = _layout(kind)
-        new = target(*[_value(node, field) for field in fields])
+        target, names = _layout(kind)
+        new = target.__new__(target)
+        values = node.__dict__   # where the parser put the fields (read before `getattr`)
+        fields = {}
+        for field in names:
+            value = values.get(field, _MISSING)
+            if value is _MISSING:
+                value = getattr(node, field, _MISSING)
+                if value is _MISSING:
+                    value = [] if field == "type_params" else None
+            if type(value) is list:
+                value = [_convert(v) if isinstance(v, ast.AST) else v for v in value]
+            elif isinstance(value, ast.AST):
+                value = _convert(value)
+            fields[field] = value
     for attribute in kind._attributes:
         value = getattr(node, attribute, _MISSING)
         if value is not _MISSING:
-            setattr(new, attribute, value)
+            fields[attribute] = value
+    new.__dict__.update(fields)   # what the gast class's `__init__` (Python code) would set
     return new
-
-
-def _value(node, field):
-    value = getattr(node, field, _MISSING)
-    if value is _MISSING:
-        return [] if field == "type_params" else None
-    if isinstance(value, ast.AST):
-        return _convert(value)
-    if type(value) is list:
-        return [_convert(v) if isinstance(v, ast.AST) else v for v in value]
-    return value
 
 
 _MISSING = object()

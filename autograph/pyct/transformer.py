@@ -5,10 +5,15 @@ expressions, so skipping them makes each pass several times faster than
 `gast.NodeTransformer`. `visit_<Type>(node)` returns a node, a list of nodes
 (spliced into the block) or None (removed); `generic_visit` visits the
 blocks of a compound statement (`body`, `orelse`, `finalbody`, handlers).
+
+`ExpressionVisitor` and `ExpressionTransformer` walk whole trees, leaner than
+gast's; `walk` and `children` are `gast.walk` and `gast.iter_child_nodes`
+without generators made per node.
 """
 from __future__ import annotations
 
-from gast import AST
+import gast
+from gast import AST, Constant, Name
 
 
 class StatementTransformer:
@@ -38,24 +43,74 @@ class StatementTransformer:
         return out
 
 
+def walk(node):
+    """Every node in `node`'s tree, in `ast.walk`'s order (breadth first), lazily: the
+    same as `gast.walk`, without two generators made per node."""
+    todo = [node]
+    for node in todo:   # grows as it goes
+        _add_children(node, todo)
+        yield node
+
+
+def children(node) -> list:
+    """The nodes directly inside `node`, in `gast.iter_child_nodes`'s order."""
+    found = []
+    _add_children(node, found)
+    return found
+
+
+def _add_children(node, out: list) -> None:
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            for item in value:
+                if isinstance(item, AST):
+                    out.append(item)
+        elif isinstance(value, AST):
+            out.append(value)
+
+
 def statements(node):
     """Every statement inside `node` (a statement or a list of them), in source order."""
     stack = list(reversed(node)) if isinstance(node, list) else [node]
     while stack:
         statement = stack.pop()
         yield statement
+        if getattr(statement, "body", None) is None:
+            continue   # a simple statement (every compound one has a body)
         blocks = [getattr(statement, f, None) for f in ("body", "orelse", "finalbody")]
         blocks += [handler.body for handler in getattr(statement, "handlers", ())]
         for block in reversed([b for b in blocks if isinstance(b, list)]):
             stack.extend(reversed(block))
 
 
+_CHILDLESS = frozenset(name for name, kind in vars(gast).items()
+                       if isinstance(kind, type) and issubclass(kind, AST) and not kind._fields)
+
+
+def _inside(node) -> bool:
+    """Whether `node` may hold other nodes (a `Constant`, a context or an operator never
+    does; nor does a `Name` but a parameter's with an annotation)."""
+    kind = type(node)
+    return kind is not Constant and bool(kind._fields) and (
+        kind is not Name or node.annotation is not None)
+
+
 class ExpressionVisitor:
-    """A lean `gast.NodeVisitor`: `visit_<Type>` methods looked up once per type."""
+    """A lean `gast.NodeVisitor`: `visit_<Type>` methods looked up once per type.
+
+    A node with nothing inside it (a context such as `Load`, an operator such as
+    `Add`, a `Constant`, a `Name` without an annotation) is not visited unless
+    the class has a `visit_<Type>` for it: more than half of a tree's nodes are such.
+    """
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._methods = {}
+        visited = {name[len("visit_"):] for name in dir(cls) if name.startswith("visit_")}
+        if visited & _CHILDLESS:
+            visited.add("Name")   # a Name holds its context (`Load`)
+        cls._visited = frozenset(visited)
 
     def visit(self, node):
         kind = type(node)
@@ -67,13 +122,14 @@ class ExpressionVisitor:
         return self.generic_visit(node)
 
     def generic_visit(self, node):
+        visited = self._visited
         for field in node._fields:
             value = getattr(node, field)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, AST):
+                    if isinstance(item, AST) and (type(item).__name__ in visited or _inside(item)):
                         self.visit(item)
-            elif isinstance(value, AST):
+            elif isinstance(value, AST) and (type(value).__name__ in visited or _inside(value)):
                 self.visit(value)
 
 
@@ -85,12 +141,13 @@ class ExpressionTransformer(ExpressionVisitor):
     """
 
     def generic_visit(self, node):
+        visited = self._visited
         for field in node._fields:
             value = getattr(node, field)
             if type(value) is list:
                 new = []
                 for item in value:
-                    if isinstance(item, AST):
+                    if isinstance(item, AST) and (type(item).__name__ in visited or _inside(item)):
                         item = self.visit(item)
                         if item is None:
                             continue
@@ -99,7 +156,7 @@ class ExpressionTransformer(ExpressionVisitor):
                             continue
                     new.append(item)
                 value[:] = new
-            elif isinstance(value, AST):
+            elif isinstance(value, AST) and (type(value).__name__ in visited or _inside(value)):
                 replacement = self.visit(value)
                 if replacement is not value:
                     setattr(node, field, replacement)
