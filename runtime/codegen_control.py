@@ -35,7 +35,7 @@ from __future__ import annotations
 from . import primitives
 from .ir import Graph, Literal
 from .ops.control_flow import cond_p
-from .ops.machine_scalars import rereads_operands, scalar_p
+from .ops.machine_scalars import operand_from_result, rereads_operands, scalar_p
 from .ops.while_primitive import while_p
 from .ops.while_primitive import split_while_operands
 
@@ -162,10 +162,12 @@ def _assigns_carry_last(body: Graph):
 def _assigns_once(eqn, replaced: set) -> bool:
     """Whether `eqn`'s code is one assignment of its one result after it has read the
     values `replaced` names (so the result may take the name of one of them): not a
-    statement that reads its operands again, as a `scalar`'s NumPy fallback does."""
+    statement that reads its operands again, as a `scalar`'s NumPy fallback does, unless
+    that fallback takes its operand back from the result (`operand_from_result`)."""
     if len(eqn.outputs) != 1 or eqn.primitive in (cond_p, while_p):
         return False
     return eqn.primitive is not scalar_p or not rereads_operands(eqn) or \
+        operand_from_result(eqn) is not None or \
         not any(not isinstance(a, Literal) and a.id in replaced for a in eqn.inputs)
 
 

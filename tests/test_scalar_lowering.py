@@ -9,6 +9,7 @@ eagerly and on the NumPy tier, whose code must show the lowering.
 from __future__ import annotations
 
 import operator
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -302,3 +303,44 @@ def test_a_loop_inside_with_and_try_is_lowered_as_it_runs_in_their_subgraph(monk
             check_program(f, (np.zeros(3, np.int64), np.int64(n)), raising)
     assert any(e.primitive is scalar_p and e.params["op"] == "multiply"
                for graph in lowered_graphs for e in graph.all_eqns())
+
+
+STEPS = {   # an int64 step of one variable and literals: its fallback can take it back
+    "x + L": lambda x: x + 9,
+    "x - L": lambda x: x - 9,
+    "L - x": lambda x: 9 - x,
+    "x * L": lambda x: x * 3,
+    "x * -L": lambda x: x * -3,
+    "-x": lambda x: -x,
+    "3x + 1": lambda x: 3 * x + 1,
+    "3x - 5": lambda x: 3 * x - 5,
+    "7 - 2x": lambda x: 7 - 2 * x,
+}
+
+
+def stepping(step, in_branch):
+    def f(a, n):
+        i = 0
+        while i < n:
+            if in_branch and a % 2 == 0:   # a branch writing the carry itself
+                a = a // 2
+            else:
+                a = step(a)             # `a_2 = step(a_2)`: the result replaces a_2
+            i += 1
+        return (a,)
+    return f
+
+
+@pytest.mark.parametrize("in_branch", [True, False], ids=["branch", "body"])
+@pytest.mark.parametrize("name", list(STEPS))
+def test_a_step_whose_result_replaces_its_operand_falls_back_on_the_operand(name, in_branch):
+    # where Python's result leaves int64, NumPy's fallback recomputes the step from the
+    # operand, which the result replaced: it is taken back from the result exactly
+    f = stepping(STEPS[name], in_branch)
+    source = ag.convert(f, tier="numpy").get_concrete_function(np.int64(1), np.int64(1)).source
+    assert re.search(r"a_2 = __numpy\d+\([^\n]*a_2", source)   # from the result a_2
+    for a in INTS + [3074457345618258603, -3074457345618258603, 2 ** 62 + 1]:
+        for n in (1, 3):
+            args = (np.int64(a), np.int64(n))
+            check_program(f, args)
+            check_program(f, args, raising=True)

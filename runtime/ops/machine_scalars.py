@@ -6,7 +6,7 @@ int64 and float64 work into `scalar` equations on Python numbers for the NumPy
 tier; each one computes what NumPy computes, or hands the operation to NumPy:
 
     t0 = 3 * n_2                         # scalar[op='multiply', dtype=int64]
-    if not -9223372036854775808 <= t0 <= 9223372036854775807:
+    if t0 > 9223372036854775807 or t0 < -9223372036854775808:
         t0 = __numpy1(3, n_2)            # NumPy's: wrapped, with its warning
 
 - Python and NumPy agree on `+ - *`, `//`, `%` and comparisons of in-range
@@ -53,13 +53,16 @@ _RANGE = {INT64: (-2 ** 63, 2 ** 63 - 1),
 _TINY = float(np.finfo(np.float64).tiny)   # below, a product or quotient may underflow
 
 
-def _in_range(op: str, dtype) -> str:
-    """The condition, on `{0}` (the result), under which Python's result is NumPy's
-    without a flag raised: in range, finite, and (products, quotients) not tiny."""
-    low, high = _RANGE[dtype]
+def _out_of_range(op: str, dtype, bounds=None) -> str:
+    """The test, on `{0}` (the result), under which Python's result may not be NumPy's
+    without a flag raised: out of range, not finite (nan too), or (products, quotients)
+    tiny. An int's is two plain comparisons, cheaper than `not low <= r <= high`."""
+    low, high = bounds or _RANGE[dtype]
     if dtype == FLOAT64 and op in ("multiply", "divide"):
-        return f"({_TINY!r} <= {{0}} <= {high!r} or {low!r} <= {{0}} <= {-_TINY!r})"
-    return f"{low!r} <= {{0}} <= {high!r}"
+        return f"not ({_TINY!r} <= {{0}} <= {high!r} or {low!r} <= {{0}} <= {-_TINY!r})"
+    if dtype == INT64:
+        return f"{{0}} > {high!r} or {{0}} < {low!r}"
+    return f"not {low!r} <= {{0}} <= {high!r}"   # nan compares false
 
 
 def _checks_range(op: str, dtype, divisor=None) -> bool:
@@ -79,7 +82,7 @@ def _literal_divisor(eqn):
 
 
 def _within(op: str, dtype):
-    """`_in_range` as a function."""
+    """`_out_of_range`'s complement as a function."""
     low, high = _RANGE[dtype]
     if dtype == FLOAT64 and op in ("multiply", "divide"):
         return lambda result: _TINY <= result <= high or low <= result <= -_TINY
@@ -110,11 +113,19 @@ def numpy_fallback(op: str, dtype, lowered: tuple, then=None):
 
 
 def _then_bounds(then) -> tuple:
-    """The range of an int64 result `(a op b) op2 c` in which neither step left int64:
-    int64's own, narrowed by |c| (the first step's result is the final one minus c)."""
+    """The range of an int64 result `r = t op2 c` (`c op2 t`) in which neither step left
+    int64: where both r and the first step's t, taken back from r, are in int64's range
+    (for `c - t`, t = c - r: r from c - high, not low + c, which let `7 - 2 * x` miss
+    NumPy's overflow of `2 * x` where r is `low + 7`)."""
+    second, c, c_first = then
     low, high = _RANGE[INT64]
-    margin = abs(then[1])
-    return low + margin, high - margin
+    if second == "add":
+        first_low, first_high = low + c, high + c
+    elif c_first:
+        first_low, first_high = c - high, c - low
+    else:
+        first_low, first_high = low - c, high - c
+    return max(low, first_low), min(high, first_high)
 
 
 def _kernel(xp, op, dtype, lowered=(), then=None):
@@ -157,6 +168,39 @@ def rereads_operands(eqn) -> bool:
     return _checks_range(op, eqn.params["dtype"], divisor)
 
 
+def operand_from_result(eqn):
+    """For an int64 `+`, `-`, `*` or negation (and its `then`) of one traced operand and
+    int literals: (the operand's position, a function making the operand's text from the
+    result's), so NumPy's fallback can take the operand back from Python's exact result
+    once that replaced it (`n_2 = 3 * n_2 + 1`, then `__numpy1(3, (n_2 - 1) // 3)`);
+    else None."""
+    op, then = eqn.params["op"], eqn.params.get("then")
+    variable = [k for k, a in enumerate(eqn.inputs) if type(a) is not Literal]
+    literals = [a.value for a in eqn.inputs if type(a) is Literal]
+    if eqn.params["dtype"] != INT64 or op not in ("add", "subtract", "multiply", "negative") \
+            or len(variable) != 1 or any(type(v) is not int for v in literals) \
+            or (then is not None and type(then[1]) is not int) \
+            or (op == "multiply" and literals[0] == 0):
+        return None
+    k = variable[0]
+
+    def operand(result: str) -> str:
+        t = result
+        if then is not None:   # undo `t op2 c` (or `c op2 t`)
+            second, c, c_first = then
+            t = f"({t} - {c!r})" if second == "add" else \
+                f"({c!r} - {t})" if c_first else f"({t} + {c!r})"
+        if op == "negative":
+            return f"(-{t})"
+        literal = literals[0]
+        if op == "add":
+            return f"({t} - {literal!r})"
+        if op == "subtract":
+            return f"({t} + {literal!r})" if k == 0 else f"({literal!r} - {t})"
+        return f"({t} // {literal!r})"   # exact: t is the operand times the literal
+    return k, operand
+
+
 def _emit(gen, eqn, refs, outs, indent):
     op, dtype = eqn.params["op"], eqn.params["dtype"]
     out = outs[0]
@@ -175,21 +219,25 @@ def _emit(gen, eqn, refs, outs, indent):
     if zero_check or checked:
         fallback = gen.global_name(numpy_fallback(op, dtype, eqn.params["lowered"], then),
                                    "numpy")
-        fallback = f"{fallback}({', '.join(refs)})"
+        recovered = operand_from_result(eqn) if checked else None
+        operands = list(refs)
+        if recovered is not None and refs[recovered[0]] == out:   # the result replaced it
+            operands[recovered[0]] = recovered[1](out)
+        fallback = f"{fallback}({', '.join(operands)})"
     inner = indent
     if zero_check:   # `if d:` ... `else: NumPy's`, which computes it once
         gen.emit(indent, f"if {refs[1]}:", eqn)
         inner = indent + "    "
-    condition = _in_range(op, dtype)
+    condition = _out_of_range(op, dtype)
     if then is not None:
         second, literal, literal_first = then
         c = _parenthesized(repr(literal))
         expression = f"{c} {BINARY[second]} ({expression})" if literal_first \
             else f"{expression} {BINARY[second]} {c}"
-        condition = "{!r} <= {{0}} <= {!r}".format(*_then_bounds(then))
+        condition = _out_of_range(op, dtype, _then_bounds(then))
     gen.emit(inner, f"{out} = {expression}", eqn)
     if checked:
-        gen.emit(inner, f"if not {condition.format(out)}:", eqn)
+        gen.emit(inner, f"if {condition.format(out)}:", eqn)
         gen.emit(inner + "    ", f"{out} = {fallback}", eqn)
     if zero_check:
         gen.emit(indent, "else:", eqn)

@@ -11,13 +11,15 @@ Collatz's loop (`examples/demo.py`) becomes:
 
     n_1 = __unbox0(n)
     n_2, steps = n_1, 0
-    while True:
-        if not (n_2 != 1):
-            break
-        ...
+    while (n_2 != 1):
+        if ((n_2 & 1) == 0):             # `% 2`, as Python ints give it
+            n_2 = n_2 >> 1
+        else:
             n_3 = 3 * n_2 + 1            # one check for both steps (`then`)
-            if not -9223372036854775807 <= n_3 <= 9223372036854775806:
+            if n_3 > 9223372036854775806 or n_3 < -9223372036854775807:
                 n_3 = __numpy1(3, n_2)
+            n_2 = n_3
+        steps = steps + 1
 
 A loop is lowered only where that pays: its values stay Python numbers
 through the body (a carried value the body reads as a NumPy value is not
@@ -257,7 +259,7 @@ class _Rewrite:
 
 def _fuse_literal_steps(eqns: list, outputs: list) -> list:
     """`t = 3 * n` and `m = t + 1` (int64, t read by that only) as one `scalar` equation
-    with `then`: one range check, narrowed by |1|, where each needed its own."""
+    with `then`: one range check (`machine_scalars._then_bounds`), where each needed its own."""
     uses: dict = {}
     for atom in [a for eqn in eqns for a in eqn.inputs] + outputs:
         if type(atom) is Var:
