@@ -54,12 +54,20 @@ def _strong(x):
     return convert_weak(x, AbstractValue((), x.aval.dtype)) if x.aval.weak else x
 
 
-def with_arrays(args: tuple, kwargs: dict):
-    """`args` and `kwargs` with each list or tuple holding traced values as an array;
-    None where there is none."""
+_JOINERS = {np.concatenate, np.stack, np.vstack, np.hstack, np.dstack, np.column_stack}
+"""NumPy functions taking a sequence of arrays: each of its items is made an array."""
+
+
+def with_arrays(f, args: tuple, kwargs: dict):
+    """`args` and `kwargs` of the NumPy function `f` with each list or tuple holding traced
+    values as an array (each item of the sequence a joiner such as `np.concatenate`
+    takes: `[np.zeros(3), [t, u]]` is two arrays, not one); None where there is none."""
     if not any(map(holds_traced, (*args, *kwargs.values()))):
         return None
     convert = lambda v: as_array(v) if holds_traced(v) else v  # noqa: E731
+    if f in _JOINERS and args and type(args[0]) in (list, tuple):
+        arrays = type(args[0])(map(convert, args[0]))
+        return (arrays, *map(convert, args[1:])), {k: convert(v) for k, v in kwargs.items()}
     return tuple(map(convert, args)), {k: convert(v) for k, v in kwargs.items()}
 
 

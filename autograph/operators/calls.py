@@ -172,7 +172,7 @@ def converted_call(f, args, kwargs):
     try:
         return f(*args, **kwargs)
     except TracingError:  # `np.sum(L)`, L a list of traced values: NumPy wanted an array
-        arrays = with_arrays(args, kwargs) if _is_numpy(f) else None
+        arrays = with_arrays(f, args, kwargs) if _is_numpy(f) else None
         if arrays is None:
             raise
         return f(*arrays[0], **arrays[1])

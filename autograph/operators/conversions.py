@@ -31,6 +31,7 @@ from autograph_runtime.ops.python_calls import NAMES, python_call
 from autograph_runtime.ops.python_numbers import convert_weak
 
 from .array_likes import as_array, holds_traced
+from .lists import TracedList
 from .shapes import len_of
 
 _SCALAR_TYPES = frozenset(t for t in np.sctypeDict.values()
@@ -114,11 +115,14 @@ def getitem(value, key):
 
 
 def _as_index(key):
+    if type(key) is TracedList:   # a list appended in a staged block: its stacked ints
+        key.one_dtype("an index of")   # (empty: an empty index, as NumPy reads `[]`)
+        return key.stacked()
     return as_array(key) if type(key) is list and holds_traced(key) else key
 
 
 def _traced(key) -> bool:
-    if isinstance(key, Tracer):
+    if isinstance(key, (Tracer, TracedList)):
         return True
     if type(key) in (tuple, list):
         return any(map(_traced, key))

@@ -1,0 +1,54 @@
+"""Idioms of real NumPy code that crashed while tracing, against eager NumPy."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+X = np.array([0.5, 2.0, -1.0, 3.0])
+
+
+def index_by_appended_list(x, t):
+    keep = []
+    for i in range(4):
+        if x[i] > t:          # staged: keep is a list of unknown length
+            keep.append(i)
+    return x[keep], np.arange(4.0)[keep]
+
+
+def mask_by_appended_list(x, t):
+    flags = []
+    for i in range(4):
+        flags.append(x[i] > t)
+    return x[flags]
+
+
+def joiners(x):
+    return (np.concatenate([np.zeros(3), [x[0], x[1]]]), np.vstack([x[:2], [x[2], 1.0]]),
+            np.hstack((x, [x.sum()])), np.stack([x[:2], [x[3], x[0]]], axis=1),
+            np.column_stack([x[:2], [x[1], x[2]]]))
+
+
+def rows_grown_in_a_loop(x):
+    rows = np.empty((0, 2))
+    for i in range(0, len(x) - 1, 2):
+        rows = np.vstack([rows, [x[i], x[i + 1]]])
+    return rows
+
+
+@pytest.mark.parametrize("t", [0.0, 1.0, 10.0])
+def test_a_list_appended_in_a_staged_block_indexes_as_eager_s(t):
+    for fn in (index_by_appended_list, mask_by_appended_list):
+        want, got = fn(X, t), ag.convert(fn)(X, np.float64(t))
+        for w, g in zip(*(v if isinstance(v, tuple) else (v,) for v in (want, got))):
+            assert w.dtype == g.dtype
+            np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("fn", [joiners, rows_grown_in_a_loop])
+def test_joiners_of_arrays_and_lists_of_traced_numbers(fn):
+    want, got = fn(X), ag.convert(fn)(X)
+    for w, g in zip(*(v if isinstance(v, tuple) else (v,) for v in (want, got))):
+        assert w.dtype == g.dtype
+        np.testing.assert_array_equal(g, w)
