@@ -52,3 +52,17 @@ def test_joiners_of_arrays_and_lists_of_traced_numbers(fn):
     for w, g in zip(*(v if isinstance(v, tuple) else (v,) for v in (want, got))):
         assert w.dtype == g.dtype
         np.testing.assert_array_equal(g, w)
+
+
+CASES = [(1, 2, 3, 4), (5, 6, 7, 8)]
+
+
+def repeated_targets(x):
+    names = [m * 2 for m, fn, _, _ in CASES]
+    last = [a + b for a, b, a in [(1, 2, 3), (4, 5, 6)]]   # a is the last item, as Python's
+    return x.sum() + sum(names) + sum(last)
+
+
+def test_a_comprehension_binding_a_name_twice():
+    # the comprehension's lambda took the target's names as parameters: a SyntaxError
+    assert ag.convert(repeated_targets)(X) == repeated_targets(X)

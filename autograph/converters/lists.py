@@ -54,7 +54,9 @@ def _names(target):
     if isinstance(target, gast.Name):
         return target.id
     if isinstance(target, gast.Tuple) and all(isinstance(e, gast.Name) for e in target.elts):
-        return [e.id for e in target.elts]
+        names = [e.id for e in target.elts]   # a name bound twice (`_, _`) keeps its last
+        return [f"ag__unused{k}" if name in names[k + 1:] else name
+                for k, name in enumerate(names)]
     return None
 
 
