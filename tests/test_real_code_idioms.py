@@ -66,3 +66,25 @@ def repeated_targets(x):
 def test_a_comprehension_binding_a_name_twice():
     # the comprehension's lambda took the target's names as parameters: a SyntaxError
     assert ag.convert(repeated_targets)(X) == repeated_targets(X)
+
+
+def truths_of_mixed_and_or(b, x):
+    n = 0
+    if b[0] and x[0] > 0:               # an int item and a comparison: only the truth is read
+        n = 1
+    k = 0
+    while (b[1] or x[1] > 5) and k < 3:
+        k += 1
+    if not (b[2] and x[2]):
+        n += 10
+    m = 100 if b[0] or x[2] < 0 else 200
+    assert b[0] or b[1] or b[2] or x[0] > -10, "never"
+    return n, k, m
+
+
+@pytest.mark.parametrize("b", [[1, 0, 1], [0, 1, 0], [0, 0, 0], [3, -1, 2]])
+def test_and_or_read_for_their_truth_join_bools(b):
+    b = np.array(b)
+    for x in (X[:3], -X[:3]):
+        want, got = truths_of_mixed_and_or(b, x), ag.convert(truths_of_mixed_and_or)(b, x)
+        assert [np.asarray(v).item() for v in got] == list(want)

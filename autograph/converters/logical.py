@@ -1,6 +1,7 @@
 """`and`, `or`, `not` and comparison chains, lazy as in Python.
 
     a and b      ->  ag__.and_(lambda: a, lambda: b)
+    if a and b:  ->  if ag__.and_test(lambda: a, lambda: b):   (its truth alone is read)
     not a        ->  ag__.not_(a)
     a < b < c    ->  ag__.and_(lambda: a < b, lambda: b < c)   (b a name or constant)
     a < f() < c  ->  ag__.compare_chain((lambda: a, lambda: f(), lambda: c), ('Lt', 'Lt'))
@@ -49,11 +50,41 @@ def _simple(node) -> bool:
 
 
 class _Logical(ExpressionTransformer):
+    def __init__(self):
+        super().__init__()
+        self._tested: set = set()   # ids of expressions whose truth alone is used
+
+    def _test(self, node):
+        """Marks `node` (an `if`'s or `while`'s test, ...) as read for its truth only."""
+        if node is not None:
+            self._tested.add(id(node))
+
+    def visit_If(self, node):
+        self._test(node.test)
+        return self.generic_visit(node)
+
+    visit_While = visit_IfExp = visit_If
+
+    def visit_Call(self, node):
+        """The test of an `assert` or a conditional expression, converted before this."""
+        func = node.func
+        if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
+                func.value.id == "ag__" and func.attr in ("if_exp", "assert_") and node.args:
+            self._test(node.args[0])
+        return self.generic_visit(node)
+
     def visit_BoolOp(self, node):
+        truth = id(node) in self._tested
+        if truth:   # so are its operands': `if b[i] and x[i] > 0:`
+            for value in node.values:
+                self._test(value)
         self.generic_visit(node)
-        return _chain("and_" if isinstance(node.op, gast.And) else "or_", node.values)
+        op = "and_" if isinstance(node.op, gast.And) else "or_"
+        return _chain(op + "test" if truth else op, node.values)
 
     def visit_UnaryOp(self, node):
+        if isinstance(node.op, gast.Not):
+            self._test(node.operand)
         self.generic_visit(node)
         if isinstance(node.op, gast.Not):
             return templates.replace_as_expression("ag__.not_(value)", value=node.operand)

@@ -30,6 +30,32 @@ def or_(left_fn, right_fn):
         return runtime.cond(left, lambda: left, right_fn)
 
 
+def and_test(left_fn, right_fn):
+    """`left and right` where only its truth is read (an `if`'s or `while`'s test, an
+    operand of `not`): a bool, so a traced `b[i] and x[i] > 0` joins a bool with a bool
+    where `and_` would join the int `b[i]` with the comparison's bool."""
+    left = left_fn()
+    if not isinstance(read_if_variable(left), Tracer):
+        return right_fn() if left else left
+    with staging():
+        return runtime.cond(_truth(left), lambda: _truth(right_fn()), lambda: False)
+
+
+def or_test(left_fn, right_fn):
+    """`left or right` where only its truth is read (see `and_test`)."""
+    left = left_fn()
+    if not isinstance(read_if_variable(left), Tracer):
+        return left if left else right_fn()
+    with staging():
+        return runtime.cond(_truth(left), lambda: True, lambda: _truth(right_fn()))
+
+
+def _truth(value):
+    """`bool(value)`, staged for a traced value (as `cond` reads a test)."""
+    value = read_if_variable(value)
+    return value.astype(bool) if isinstance(value, Tracer) else bool(value)
+
+
 def not_(value):
     """`not value`: a traced bool for a traced value."""
     value = read_if_variable(value)
