@@ -159,7 +159,11 @@ class GraphBuilder:
             array = captured_value(value)
             if array.dtype == object:
                 raise TracingError(
-                    f"cannot use a {type(value).__name__} as an array in a traced function")
+                    f"cannot use a {type(value).__name__} as an array in a traced function"
+                    f"{location_note(user_source())}; where a staged `if` or loop joins it "
+                    f"with a traced value (`best = None`, then `best = x[i]` under a traced "
+                    f"condition), give it a value of the same kind on every path "
+                    f"(`best = np.inf`, an array)")
             var = Var(AbstractValue(array.shape, array.dtype), None)
             self.consts[var] = array
             if array.ndim == 0:

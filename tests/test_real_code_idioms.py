@@ -88,3 +88,17 @@ def test_and_or_read_for_their_truth_join_bools(b):
     for x in (X[:3], -X[:3]):
         want, got = truths_of_mixed_and_or(b, x), ag.convert(truths_of_mixed_and_or)(b, x)
         assert [np.asarray(v).item() for v in got] == list(want)
+
+
+def none_then_value(x):
+    best = None
+    for v in x:
+        if v > 1:
+            best = v
+    return best
+
+
+def test_none_joined_with_a_traced_value_names_the_line_and_the_way_out():
+    with pytest.raises(ag.TracingError, match=r"NoneType .*test_real_code_idioms.py:\d+ .*"
+                                              r"same kind on every path"):
+        ag.convert(none_then_value)(X)
