@@ -33,10 +33,11 @@ class FormattedText:
     """An f-string with traced fields. `parts`: strings, and `(k, conversion, spec)`
     for the k-th of `values`."""
 
-    __slots__ = ("parts", "values")
+    __slots__ = ("parts", "values", "where")
 
     def __init__(self, parts: tuple, values: list):
         self.parts, self.values = parts, values
+        self.where = user_source()   # the f-string's line, for a refusal made elsewhere
 
     def _needs_text(self, *args, **kwargs):
         raise TracingError(
@@ -45,11 +46,10 @@ class FormattedText:
             f"(print is staged and formats it then), use it as an assert's message, or "
             f"format Python values")
 
-    @staticmethod
-    def returned(function: str):
+    def returned(self, function: str):
         raise TracingError(
             f"an f-string of traced values has its text only while the graph runs, so "
-            f"{function!r} cannot give it as a result{location_note(user_source())}: print "
+            f"{function!r} cannot give it as a result{location_note(self.where)}: print "
             f"it where it is made, or return the values and format them outside")
 
     __str__ = __repr__ = __format__ = __len__ = __hash__ = __eq__ = __add__ = __radd__ = \

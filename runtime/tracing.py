@@ -155,8 +155,9 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
         with context, (variable_names() if name_values else contextlib.nullcontext()):
             out = fn(*tree.unflatten(inner))
         out_leaves, out_tree = flatten(out)
-        if any(isinstance(leaf, FormattedText) for leaf in out_leaves):
-            FormattedText.returned(name)   # its text exists only while the graph runs
+        for leaf in out_leaves:
+            if isinstance(leaf, FormattedText):
+                leaf.returned(name)   # its text exists only while the graph runs
     if stand_ins == "loop":
         with builder:  # an outer value the body returns as it is is read by the graph's output
             for leaf in out_leaves:
