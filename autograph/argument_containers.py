@@ -1,4 +1,5 @@
-"""Lists, dicts and objects a graph function's trace changes in its arguments: refused.
+"""Lists, dicts and objects a graph function's trace changes in its arguments, and objects
+its result holds traced values in: refused.
 
 A graph function's arguments are its inputs: a list or dict of arrays is
 flattened into them and built again for the trace, so an append or a key set
@@ -20,6 +21,7 @@ import inspect
 
 from autograph_runtime import Tracer, TracingError
 from autograph_runtime.source import location_note
+from autograph_runtime.texts import FormattedText
 from autograph_runtime.tree import flatten
 
 from .operators.containers import (
@@ -69,3 +71,29 @@ def refuse_changed(watched: list, function: str, where) -> None:
         f"tracing, and never reach the caller's {kind} when the graph runs; return the new "
         f"value instead (`return result, {label.split('.')[0].split('[')[0]}`), or change it "
         f"outside the function")
+
+
+def _is_object(value) -> bool:
+    try:
+        return is_plain_object(value)
+    except Exception:  # noqa: BLE001 - a stand-in (an unbound name's) says so when read
+        return False
+
+
+def refuse_traced_in_objects(result, function: str, where) -> None:
+    """`TracingError` where the function's result holds an object (not a list, tuple or
+    dict, which a graph returns as such) whose attributes hold traced values: returned
+    as it is, the object would hold them after the call, never the graph's values."""
+    for leaf in flatten(result)[0]:
+        if isinstance(leaf, (Tracer, FormattedText)) or not _is_object(leaf):
+            continue   # (an f-string's text is refused as a result by the trace itself)
+        for container, label in containers_in(leaf, "result"):
+            for key, value in items_of(container).items():
+                if any(isinstance(v, Tracer) for v in flatten(value)[0]):
+                    name = f"{label}.{key}" if is_plain_object(container) else f"{label}[{key!r}]"
+                    raise TracingError(
+                        f"{function} returns a {type(leaf).__name__} object whose {name!r} "
+                        f"holds a traced value{location_note(where)}: a graph function "
+                        f"returns arrays, numbers and lists, tuples and dicts of them; an "
+                        f"object would hold the trace's value after the call, not the "
+                        f"graph's: return the values (`return c.count`), or a dict")

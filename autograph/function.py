@@ -309,8 +309,9 @@ class GraphFunction:
                 if may_fail(current_builder().eqns) and defer(error):
                     return None
                 raise
-            argument_containers.refuse_changed(containers, self.__qualname__,
-                                               _definition(self.python_function))
+            where = _definition(self.python_function)
+            argument_containers.refuse_changed(containers, self.__qualname__, where)
+            argument_containers.refuse_traced_in_objects(result, self.__qualname__, where)
             return result
 
         try:

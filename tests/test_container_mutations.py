@@ -13,9 +13,12 @@ before).
 from __future__ import annotations
 
 import collections
+import importlib.util
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import autograph as ag
 
@@ -243,3 +246,99 @@ def test_arguments_read_or_copied_are_free():
     cfg, log = {"scale": 2.0}, [1.0]
     np.testing.assert_array_equal(ag.convert(f)(X, cfg, log), f(X, cfg, log))
     assert cfg == {"scale": 2.0} and log == [1.0]
+
+
+# -- generated: every container kind, change, place and block ------------------------
+
+MAKERS = {"list": "[]", "set": "set()", "deque": "collections.deque()",
+          "dict": "{}", "counter": "collections.Counter()", "nested": "[[], []]",
+          "object": "Holder()", "defaultdict": "collections.defaultdict(list)"}
+CHANGES = {   # container kind -> the changes Python code makes to it
+    "list": ["c.append(i)", "c.extend([i, i])", "c.insert(0, i)", "c += [i]"],
+    "set": ["c.add(i)", "c.update([i])", "c.discard(0)"],
+    "deque": ["c.append(i)", "c.appendleft(i)", "c.extend([i])"],
+    "dict": ["c[i] = i", "c.setdefault(i % 2, []).append(i)", "c.update({i: 1})"],
+    "counter": ["c.update([i % 2])"],
+    "nested": ["c[0].append(i)", "c[1].extend([i])"],
+    "object": ["c.items.append(i)", "c.count = i"],
+    "defaultdict": ["c[i % 2].append(i)"],
+}
+BLOCKS = {   # how the change is reached: {change} runs where the condition holds
+    "staged if in a Python loop": "    for i in range(4):\n        if x[i] > 1:\n            {change}\n",
+    "staged loop": "    i = 0\n    for v in x:\n        if v > 1:\n            {change}\n        i += 1\n",
+    "helper": "    def helper(i):\n        {change}\n    for i in range(4):\n        if x[i] > 1:\n            helper(i)\n",
+    "python condition": "    for i in range(4):\n        if i % 2:\n            {change}\n",
+}
+PROGRAM = '''import collections
+import numpy as np
+
+
+class Holder:
+    def __init__(self):
+        self.items = []
+        self.count = 0
+
+
+def f(x):
+    c = {make}
+{block}    return c
+'''
+
+
+def _result(value):
+    """A comparable form of what a program returns."""
+    if hasattr(value, "items") and hasattr(value, "count") and not isinstance(value, dict):
+        return ("object", list(value.items), value.count)
+    if isinstance(value, (set, collections.deque)):
+        return (type(value).__name__, sorted(value) if isinstance(value, set) else list(value))
+    if isinstance(value, dict):
+        return ("dict", sorted((k, _result(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", [_result(v) for v in value])
+    return np.asarray(value).item() if np.ndim(value) == 0 else tuple(np.asarray(value))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(MAKERS)), st.data(), st.sampled_from(sorted(BLOCKS)),
+       st.sampled_from([X, -X, np.full(5, 2.0)]))
+def test_generated_container_changes_are_eager_s_or_refused(tmp_path_factory, kind, data,
+                                                           block, x):
+    change = data.draw(st.sampled_from(CHANGES[kind]))
+    source = PROGRAM.format(make=MAKERS[kind], block=BLOCKS[block].format(change=change))
+    path = tmp_path_factory.mktemp("containers") / "program.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(f"containers_{abs(hash(source))}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    try:
+        want = _result(module.f(x.copy()))
+    except Exception as error:   # `c += [i]` in a helper: eager's UnboundLocalError
+        with pytest.raises(type(error)):
+            ag.convert(module.f)(x.copy())
+        return
+    try:
+        got = _result(ag.convert(module.f)(x.copy()))
+    except ag.AutographError as error:   # refused: clearly, naming the program's line
+        assert "program.py:" in str(error), (source, error)
+        return
+    assert got == want, source
+
+
+class Holder:
+    def __init__(self):
+        self.items = []
+        self.count = 0
+
+
+def object_with_a_traced_attribute(x):
+    c = Holder()
+    for i in range(4):
+        if x[i] > 1:
+            c.count = i
+    return c
+
+
+def test_an_object_returned_holding_a_traced_value_is_refused():
+    # returned as it is, it held the trace's value (a Tracer) after the call
+    with pytest.raises(ag.TracingError, match=r"returns a Holder object whose 'result.count'"):
+        ag.convert(object_with_a_traced_attribute)(X)
