@@ -102,3 +102,22 @@ def test_none_joined_with_a_traced_value_names_the_line_and_the_way_out():
     with pytest.raises(ag.TracingError, match=r"NoneType .*test_real_code_idioms.py:\d+ .*"
                                               r"same kind on every path"):
         ag.convert(none_then_value)(X)
+
+
+def label_by_sign(x):
+    labels = []
+    for v in x:
+        if v > 0:
+            labels.append("pos")
+        else:
+            labels.append("neg")
+    state = "flat"
+    if x.sum() > 1:
+        state = "long"
+    return labels, state
+
+
+def test_texts_a_staged_block_chooses_are_returned_as_str():
+    for x in (X, -X):
+        want, got = label_by_sign(x), ag.convert(label_by_sign)(x)
+        assert got == want and type(got[1]) is str and all(type(v) is str for v in got[0])

@@ -159,11 +159,19 @@ def weak_constant(value):
 
 def python_number_output(expr: str, aval: AbstractValue, xp, global_name) -> str:
     """The expression a graph function returns for its output `expr`: a Python number
-    (weak) as a 0-d array of its dtype, as every traced value is returned; an int
-    beyond int64 raises NumPy's `OverflowError` rather than wrapping."""
+    (weak) as a 0-d array of its dtype, as every traced value is returned (an int
+    beyond int64 raises NumPy's `OverflowError` rather than wrapping); a 0-d string
+    as Python's `str` (`"neg"` chosen by a staged `if`), which eager code holds."""
+    if aval.ndim == 0 and aval.dtype.kind in "US":   # a text: Python's str (bytes)
+        return f"{global_name(_text, 'text')}({expr})"
     if not aval.weak:
         return expr
     return f"{global_name(_as_array(xp, aval.dtype), 'py')}({expr})"
+
+
+def _text(value):
+    """A 0-d string result as the `str` (or `bytes`) eager code holds, not a 0-d array."""
+    return value.item()
 
 
 def _as_array(xp, dtype):
