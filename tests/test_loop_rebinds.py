@@ -278,6 +278,65 @@ def test_a_caller_writing_an_array_a_callee_returned_from_a_loop():
     check(writes_what_a_callee_returned, (np.array([1.0, 2.0, 3.0]), np.int64(2)))
 
 
+# -- the value a `return` holds, one of two names for the array (seed 971) -------------------
+
+def returns_it_or_writes_it_or_rebinds_it(x, y):
+    for v in y:
+        if 0.0 < v < 1.0:
+            x = np.copy(y)        # x is another array from this trip on...
+        if v > 1.0:
+            x += 3.0              # ...or still the caller's, which this writes
+        elif v < -1.0:
+            return x              # in a nested `if`: the returned value is x or kept
+    return x
+
+
+def campaign_971(k, x):  # the campaign's program, cut down by hand
+    y = x * 0.5
+    for j0, v0 in enumerate(y):
+        if v0 > 0.5:
+            pass
+        else:
+            x = np.copy(y)
+        if k == 1:
+            x += 3
+        elif k == 2:
+            return (np.int64(0) + j0, x)
+    return (k, x)
+
+
+@pytest.mark.parametrize("y", [[2.0, -2.0, 3.0], [0.5, 2.0, -2.0], [-0.5, 0.5, 3.0],
+                               [2.0, 3.0, 0.5], [-2.0, 1.0, 1.0], [0.5, -0.5, 2.0]])
+def test_a_returned_array_is_the_written_one_or_another(y):
+    check(returns_it_or_writes_it_or_rebinds_it, (np.array([0.0, -1.0, 1.5]), np.array(y)))
+
+
+def test_the_campaign_program_of_seed_971():
+    check(campaign_971, *[(np.int64(k), np.array(x)) for k, x in [
+        (1, [0.0, -1.0, 1.5]), (2, [-1.5, 1.5, 3.5]), (3, [1.5, 1.5, -1.0]),
+        (1, [1.5, 2.0, 3.0]), (2, [1.5, 2.0, 3.0])]])
+
+
+def second_name_taken_then_written(x, y):
+    r = x
+    for v in y:
+        if 0.0 < v < 1.0:
+            x = np.copy(y)
+        if v > 1.0:
+            x += 3.0              # r sees this where it is x, the caller's array or not
+        elif v < -1.0:
+            r = x
+    return x, r
+
+
+@pytest.mark.xfail(strict=True, reason="open, older than this change: where `r = x` binds r "
+                   "to the array x holds, not the caller's, the loop carries them as two "
+                   "arrays, so a later write to x misses r: a silently different answer")
+@pytest.mark.parametrize("y", [[0.5, -2.0, 3.0], [2.0, 1.0, 3.0]])
+def test_a_second_name_taken_in_the_loop_follows_later_writes(y):
+    check(second_name_taken_then_written, (np.array([0.0, -1.0, 1.5]), np.array(y)))
+
+
 # -- gradients ---------------------------------------------------------------------------------
 
 def scaled_while_viewed(x, y, n):
