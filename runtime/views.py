@@ -259,12 +259,17 @@ def _derive_again(base, written, builder) -> None:
 _RETURNED = "the value the function returns"
 
 
+def holds_returned(name: str | None) -> bool:
+    """Whether `name` is the converter's `retval_` (or a leaf of it), which holds what a
+    `return` inside a staged block returns until the function ends."""
+    return bool(name) and name.startswith("retval_")
+
+
 def _message_name(name: str | None) -> str:
-    """`'y'` for a user's name; the converter's own ones (`retval_`, which holds what a
-    `return` inside a staged block returns) said in words."""
+    """`'y'` for a user's name; the converter's own ones (`retval_`) said in words."""
     if not name:
         return "a traced value"
-    return _RETURNED if name.startswith("retval_") else repr(name)
+    return _RETURNED if holds_returned(name) else repr(name)
 
 
 def name_of(t) -> str:

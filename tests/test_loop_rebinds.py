@@ -317,6 +317,23 @@ def test_the_campaign_program_of_seed_971():
         (1, [1.5, 2.0, 3.0]), (2, [1.5, 2.0, 3.0])]])
 
 
+def returns_what_it_writes_from_a_nested_if(x, y):
+    z = x * 0.5
+    for j, v in enumerate(z):     # iterates the array it writes
+        if y[j] > 0.0:
+            z[:2] *= 0.5
+        elif y[j] < -1.0:
+            if j >= 1:
+                return (j, z)     # z, in an `if` of its own: `retval_` keeps its value else
+    return (-1, z * 2.0)
+
+
+@pytest.mark.parametrize("y", [[1.0, -2.0, 3.0], [-2.0, 1.0, -2.0], [1.0, 1.0, -2.0],
+                               [-2.0, -2.0, 1.0], [0.0, 0.0, 0.0]])
+def test_a_returned_array_written_on_earlier_trips(y):
+    check(returns_what_it_writes_from_a_nested_if, (np.array([0.0, -1.0, 1.5]), np.array(y)))
+
+
 def second_name_taken_then_written(x, y):
     r = x
     for v in y:
