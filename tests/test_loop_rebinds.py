@@ -354,6 +354,27 @@ def test_a_second_name_taken_in_the_loop_follows_later_writes(y):
     check(second_name_taken_then_written, (np.array([0.0, -1.0, 1.5]), np.array(y)))
 
 
+def writes_through_a_view_in_a_loop_with_an_else(k, x):  # seed 971, cut down
+    w = x[1:]
+    for j in range(k):            # traced
+        for v in x:               # iterates the array w writes
+            w += 1.0
+        else:
+            return (k, x)         # the converter stops the inner loop on `do_return`
+    return (k, x)
+
+
+@pytest.mark.xfail(strict=True, raises=ag.TracingError, reason="open: the inner loop, which "
+                   "carries x for the writes through w, returns for it the array it iterates "
+                   "(read from outside the loop), which the relinked loop does not take for "
+                   "the array it carries: refused as 'writes 'w' in place while 'w' ... is "
+                   "bound to another array', though nothing is rebound (without the `else` it "
+                   "converts)")
+def test_a_view_written_in_an_inner_loop_with_an_else_that_returns():
+    check(writes_through_a_view_in_a_loop_with_an_else,
+          *[(np.int64(k), np.array([0.0, -1.0, 1.5])) for k in (0, 1, 3)])
+
+
 # -- gradients ---------------------------------------------------------------------------------
 
 def scaled_while_viewed(x, y, n):
