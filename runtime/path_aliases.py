@@ -26,7 +26,9 @@ flag the loop carries says so (`link_in_loop`; `runtime.ops.loop_relinks`).
 
 Where a result is one of two old arrays (`y = a if c else b`) or its type
 differs from the old array's, it is linked as a view that cannot be followed: a
-write to either is a `TracingError` naming them. A result that is a *view* of an
+write to either is a `TracingError` naming them; but what a `return` returns, one
+of two names a loop body links to the array its loop carries, is a conditional
+view of that array (`_rooted`). A result that is a *view* of an
 old array on some path refuses writes to itself; a later write to the old array
 is not followed into it (#12, open).
 """
@@ -45,9 +47,10 @@ from .tracer_value import Tracer
 class BranchAliases:
     """The results of one staged `if` that may be an array from before it, planned while
     its branches are still open (each gets a bool output per such result: whether it
-    passes the array on, `flags[branch]`), linked once the cond is staged (`link`)."""
+    passes the array on, `flags[branch]`), linked once the cond is staged (`link`).
+    `returned`: the positions holding what a `return` in the block returns (`_rooted`)."""
 
-    def __init__(self, traces: list, outer: list, builder, positions: list):
+    def __init__(self, traces: list, outer: list, builder, positions: list, returned=()):
         self.builder, self.plan = builder, []   # (leaf position, base or None: unfollowed)
         self.flags = [[], []]
         for i in positions:  # arrays only: a 0-d value is a NumPy scalar, immutable
@@ -63,6 +66,9 @@ class BranchAliases:
                 # to the array is not followed into the result (#12, open)
                 self.plan.append((i, next(iter(bases.values())), "view"))
                 continue
+            if len(bases) > 1 and i in returned:
+                sources = _rooted(traces, sources, builder)
+                bases = {id(x[0]): x[0] for x in sources if x is not None}
             if len(bases) > 1:
                 self.plan.append((i, next(iter(bases.values())), None))
                 continue
@@ -130,6 +136,29 @@ def _passed_on(traced, leaf, outer, builder):
         if base is None:
             return None
     return base, _flag_in_branch(leaf, root, traced.builder)
+
+
+def _rooted(traces, sources, builder) -> list:
+    """`sources` (`_passed_on`'s, one per branch) of what a `return` returns, whose arrays
+    are two conditional views of one array of `builder` (two names a loop body links to
+    the array it carries, where a flag says each still is it: `link_in_loop`), as that
+    array and, per branch, the branch's flag and the view's: `retval_ = x` in one branch,
+    kept in the other, is the array where the flags of the branch taken say so; `sources`
+    as they are otherwise. Only for a returned value: nothing writes it or the other name
+    after the `return`, so where it is not the array, which of the two it is does not
+    matter (for `r = x` and a later `x += 1` it would: not done there)."""
+    rooted = []
+    for traced, source in zip(traces, sources):
+        if source is None:
+            rooted.append(None)
+            continue
+        root = views.root_of(source[0])
+        view_flag = _flag_in_branch(source[0], root, builder)
+        if root.builder is not builder or view_flag is None:
+            return sources
+        with traced.builder:
+            rooted.append((root, np.logical_and(source[1], view_flag)))
+    return rooted
 
 
 def _flag_in_branch(leaf, root, builder):

@@ -46,6 +46,7 @@ writes and `runtime.tracing.write_through` writes back after it:
 """
 from __future__ import annotations
 
+import re
 import weakref
 from typing import Callable, NamedTuple
 
@@ -259,9 +260,15 @@ def _derive_again(base, written, builder) -> None:
 _RETURNED = "the value the function returns"
 
 
+def holds_returned(name: str | None) -> bool:
+    """Whether `name` is the converter's `retval_` (`retval__1` where the user's code has
+    a `retval_`; `_0`, `_1` for the parts of a tuple), which holds what a `return` inside
+    a staged block returns until the function ends."""
+    return bool(name) and re.fullmatch(r"retval_(_\d+)*", name) is not None
+
+
 def _message_name(name: str | None) -> str:
-    """`'y'` for a user's name; the converter's own ones (`retval_`, which holds what a
-    `return` inside a staged block returns) said in words."""
+    """`'y'` for a user's name; the converter's own ones (`retval_`) said in words."""
     if not name:
         return "a traced value"
     return _RETURNED if name.startswith("retval_") else repr(name)

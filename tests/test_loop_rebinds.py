@@ -278,6 +278,104 @@ def test_a_caller_writing_an_array_a_callee_returned_from_a_loop():
     check(writes_what_a_callee_returned, (np.array([1.0, 2.0, 3.0]), np.int64(2)))
 
 
+# -- the value a `return` holds, one of two names for the array (seed 971) -------------------
+
+def returns_it_or_writes_it_or_rebinds_it(x, y):
+    for v in y:
+        if 0.0 < v < 1.0:
+            x = np.copy(y)        # x is another array from this trip on...
+        if v > 1.0:
+            x += 3.0              # ...or still the caller's, which this writes
+        elif v < -1.0:
+            return x              # in a nested `if`: the returned value is x or kept
+    return x
+
+
+def campaign_971(k, x):  # the campaign's program, cut down by hand
+    y = x * 0.5
+    for j0, v0 in enumerate(y):
+        if v0 > 0.5:
+            pass
+        else:
+            x = np.copy(y)
+        if k == 1:
+            x += 3
+        elif k == 2:
+            return (np.int64(0) + j0, x)
+    return (k, x)
+
+
+@pytest.mark.parametrize("y", [[2.0, -2.0, 3.0], [0.5, 2.0, -2.0], [-0.5, 0.5, 3.0],
+                               [2.0, 3.0, 0.5], [-2.0, 1.0, 1.0], [0.5, -0.5, 2.0]])
+def test_a_returned_array_is_the_written_one_or_another(y):
+    check(returns_it_or_writes_it_or_rebinds_it, (np.array([0.0, -1.0, 1.5]), np.array(y)))
+
+
+def test_the_campaign_program_of_seed_971():
+    check(campaign_971, *[(np.int64(k), np.array(x)) for k, x in [
+        (1, [0.0, -1.0, 1.5]), (2, [-1.5, 1.5, 3.5]), (3, [1.5, 1.5, -1.0]),
+        (1, [1.5, 2.0, 3.0]), (2, [1.5, 2.0, 3.0])]])
+
+
+def returns_what_it_writes_from_a_nested_if(x, y):
+    z = x * 0.5
+    for j, v in enumerate(z):     # iterates the array it writes
+        if y[j] > 0.0:
+            z[:2] *= 0.5
+        elif y[j] < -1.0:
+            if j >= 1:
+                return (j, z)     # z, in an `if` of its own: `retval_` keeps its value else
+    return (-1, z * 2.0)
+
+
+@pytest.mark.parametrize("y", [[1.0, -2.0, 3.0], [-2.0, 1.0, -2.0], [1.0, 1.0, -2.0],
+                               [-2.0, -2.0, 1.0], [0.0, 0.0, 0.0]])
+def test_a_returned_array_written_on_earlier_trips(y):
+    check(returns_what_it_writes_from_a_nested_if, (np.array([0.0, -1.0, 1.5]), np.array(y)))
+
+
+def second_name_taken_then_written(x, y):
+    r = x
+    for v in y:
+        if 0.0 < v < 1.0:
+            x = np.copy(y)
+        if v > 1.0:
+            x += 3.0              # r sees this where it is x, the caller's array or not
+        elif v < -1.0:
+            r = x
+    return x, r
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="open, older than this "
+                   "change (no relinking: the loop raises no RelinkNeeded): after `r = x` in "
+                   "the loop, a later write to x misses r, whether x is then the caller's "
+                   "array or a copy: a silently different answer")
+@pytest.mark.parametrize("y", [[0.5, -2.0, 3.0], [-0.5, -2.0, 3.0]])
+def test_a_second_name_taken_in_the_loop_follows_later_writes(y):
+    check(second_name_taken_then_written, (np.array([0.0, -1.0, 1.5]), np.array(y)))
+
+
+def writes_through_a_view_in_a_loop_with_an_else(k, x):  # seed 971, cut down
+    w = x[1:]
+    for j in range(k):            # traced
+        for v in x:               # iterates the array w writes
+            w += 1.0
+        else:
+            return (k, x)         # the converter stops the inner loop on `do_return`
+    return (k, x)
+
+
+@pytest.mark.xfail(strict=True, raises=ag.TracingError, reason="open: the inner loop, which "
+                   "carries x for the writes through w, returns for it the array it iterates "
+                   "(read from outside the loop), which the relinked loop does not take for "
+                   "the array it carries: refused as 'writes 'w' in place while 'w' ... is "
+                   "bound to another array', though nothing is rebound (without the `else` it "
+                   "converts)")
+def test_a_view_written_in_an_inner_loop_with_an_else_that_returns():
+    check(writes_through_a_view_in_a_loop_with_an_else,
+          *[(np.int64(k), np.array([0.0, -1.0, 1.5])) for k in (0, 1, 3)])
+
+
 # -- gradients ---------------------------------------------------------------------------------
 
 def scaled_while_viewed(x, y, n):

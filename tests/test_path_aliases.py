@@ -530,3 +530,24 @@ def test_a_view_of_the_first_array_is_written_there_after_ifs_rebind_its_name():
     for x in (np.array([-1.5, -1.5, 1.0]), np.array([1.5, -1.0, -1.5])):
         assert not differences(view_of_the_first_array_written_while_ifs_rebind_it(x.copy()),
                                converted(x.copy()))
+
+
+def second_name_kept_or_taken_again(x, c):
+    r = x
+    if c > 1.0:
+        x += 3.0                  # r sees this: it is x
+    elif c < -1.0:
+        r = x                     # r stays x on every path
+    x += 1.0                      # r sees this too
+    return r
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="open (#12, found while "
+                   "minimizing seed 971): r is x on both paths, but through a second name "
+                   "(`views.SAME`), which `path_aliases` takes for a view it cannot follow; a "
+                   "later write to x is then not followed into r: a silently different answer")
+def test_a_second_name_for_the_array_on_both_paths_follows_a_later_write():
+    converted = ag.convert(second_name_kept_or_taken_again)
+    x = np.array([0.0, -1.0, 1.5])
+    assert not differences(second_name_kept_or_taken_again(x.copy(), np.float64(2.0)),
+                           converted(x.copy(), np.float64(2.0)))

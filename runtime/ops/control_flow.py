@@ -119,7 +119,8 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     through = _passed_through(t, f)
     keep = [i for i in range(n) if not static[i] and i not in through]
     passed, extra = in_place_outputs(live)    # inputs written in place: written through
-    aliases = path_aliases.BranchAliases([t, f], explicit_values, builder, keep)
+    returned = [i for i in keep if names and i < len(names) and views.holds_returned(names[i])]
+    aliases = path_aliases.BranchAliases([t, f], explicit_values, builder, keep, returned)
     true, false = (s.finish(keep, [s.inputs[k] for k in extra] + aliases.flags[b])
                    for b, s in enumerate((t, f)))
     joined = _unify_dtypes(true, false,

@@ -12,9 +12,10 @@ from .. import path_aliases, views
 from ..errors import TracingError
 from ..tracer import Tracer
 from ..tree import flatten
+from .subgraphs import leaf_names
 
 
-def relinking(staged, cond_fn, body_fn, state, need):
+def relinking(staged, cond_fn, body_fn, state, need, names=None):
     """A loop whose body writes a leaf of its state in place, where the leaf shares memory
     with another value of the loop, and binds it to another array on some trips
     (`views.RelinkNeeded`):
@@ -34,15 +35,18 @@ def relinking(staged, cond_fn, body_fn, state, need):
     is the conditional view that is the root's input where so
     (`path_aliases.link_in_loop`); after the loop, the leaf's result is the root where
     its flag says so. A leaf the body binds to some other view of that memory stays the
-    refusal, as does one a retrace finds misused again.
+    refusal (but for what a `return` returns, `_returned_flag`), as does one a retrace
+    finds misused again. `names`: one per entry of `state`.
     """
     leaves = flatten(state)[0]
+    returned = {k for k, name in enumerate(leaf_names(state, names) or ())
+                if views.holds_returned(name)}
     for whole in (True, False):
         positions = sorted(need.positions)
         while True:
             try:
                 return _relinked(staged, cond_fn, body_fn, state, positions, need.refusal,
-                                 whole)
+                                 whole, returned)
             except views.RelinkNeeded as more:   # positions among (roots, state, flags)
                 offset = len({id(_root(leaves[k], whole)[0]) for k in positions})
                 found = {k - offset for k in more.positions}
@@ -66,8 +70,9 @@ def _root(leaf, whole: bool) -> tuple:
     return root, path_aliases.flag_of(leaf, root)
 
 
-def _relinked(staged, cond_fn, body_fn, state, positions, refusal, whole):
-    """`relinking` for the state leaves at `positions`, their roots as `_root` says."""
+def _relinked(staged, cond_fn, body_fn, state, positions, refusal, whole, returned):
+    """`relinking` for the state leaves at `positions`, their roots as `_root` says
+    (`returned`: the leaves holding what a `return` returns)."""
     leaves = flatten(state)[0]
     roots, at, flags = [], [], []   # each root once
     for k in positions:
@@ -88,7 +93,8 @@ def _relinked(staged, cond_fn, body_fn, state, positions, refusal, whole):
         outs = [_second_name(x, inputs[k], roots_in) if k not in positions and k < len(inputs)
                 else x for k, x in enumerate(outs)]
         out = tree.unflatten(outs)
-        passing = [_still_root(outs[k], roots_in[j], roots[j]) for k, j in zip(positions, at)]
+        passing = [_returned_flag(_still_root(outs[k], roots_in[j], roots[j]), k in returned)
+                   for k, j in zip(positions, at)]
         if any(p is None for p in passing):   # a view of the root, for the next trip
             raise refusal
         return roots_in, out, tuple(np.logical_and(flag, p) for flag, p in zip(flags_in, passing))
@@ -114,6 +120,14 @@ def _still_root(out, root_in, root):
             return None if views.root_of(out) is views.root_of(root) else np.False_
         out = inner
     return path_aliases.flag_of(out, root_in)
+
+
+def _returned_flag(flag, returned: bool):
+    """`flag`, or False for what a `return` returns where it is a view of the root that
+    cannot be followed (`retval_ = y` in a nested `if`, kept on the other path): the
+    `return` ends the loop and nothing writes that memory after it, so its value, read
+    when returned, is all that matters: carried as an array of its own."""
+    return np.False_ if flag is None and returned else flag
 
 
 def _second_name(out, input_, roots) -> object:

@@ -46,7 +46,7 @@ def while_loop(cond_fn, body_fn, init, names=None):
     try:
         return _staged(cond_fn, body_fn, init, names)
     except views.RelinkNeeded as need:   # from any trace of the body, however wrapped
-        return relinking(_staged, cond_fn, body_fn, init, need)
+        return relinking(_staged, cond_fn, body_fn, init, need, names)
 
 
 _PYTHON_SCALARS = (bool, int, float, complex)
