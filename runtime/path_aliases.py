@@ -28,7 +28,10 @@ Where a result is one of two old arrays (`y = a if c else b`) or its type
 differs from the old array's, it is linked as a view that cannot be followed: a
 write to either is a `TracingError` naming them; but what a `return` returns, one
 of two names a loop body links to the array its loop carries, is a conditional
-view of that array (`_rooted`). A result that is a *view* of an
+view of that array (`_rooted`). A second name for an array (`r = x`, linked as
+`views.SAME`) is that array: a result that is it on every path (kept, or taken
+again in a branch) is linked to it as a second name, so later writes to either
+reach both. A result that is a *view* of an
 old array on some path refuses writes to itself; a later write to the old array
 is not followed into it (#12, open).
 """
@@ -58,8 +61,10 @@ class BranchAliases:
                        for t in traces):
                 continue
             sources = [_passed_on(t, t.out_leaves[i], outer, builder) for t in traces]
-            if _same(*sources):
-                continue  # the same array on both paths (written through), or new on both
+            if _same(*sources):   # the same array on both paths (written through): the
+                if sources[0] is not None:   # result is it, under another name too
+                    self.plan.append((i, sources[0][0], "same"))
+                continue          # (or new on both)
             bases = {id(x[0]): x[0] for x in sources if x is not None}
             if any(x is not None and x[1] is None for x in sources):
                 # a view of the array on some path: a write to the result is refused; one
@@ -87,6 +92,10 @@ class BranchAliases:
                 continue
             if flag == "view":
                 result.viewing = views.View(base, None, None, path=True)
+                continue
+            if flag == "same":   # `r = x` before the `if`, kept or taken again in it
+                views.link(result, base, views.SAME)
+                result.builder.shares_memory.update((result.node.id, base.node.id))
                 continue
             if flag is None or base.aval != result.aval:
                 link(result, base)
@@ -135,6 +144,8 @@ def _passed_on(traced, leaf, outer, builder):
                 return base, None
         if base is None:
             return None
+    while base.viewing is not None and base.viewing.derive is views.SAME[0]:
+        base = base.viewing.base   # `r = x`: the array x names, under its first name
     return base, _flag_in_branch(leaf, root, traced.builder)
 
 
@@ -182,6 +193,9 @@ def _flags_between(leaf, root):
     while leaf is not root:
         if leaf.viewing is None or leaf.viewing.derive is None:
             return None
+        if leaf.viewing.derive is views.SAME[0]:   # a second name for the very array
+            leaf = leaf.viewing.base
+            continue
         # a conditional view, or one derived from a block's input (`views.inner_version`)
         thunk = _flag_of(leaf) or getattr(leaf.viewing.derive, "taken", None)
         if thunk is None:
