@@ -342,3 +342,19 @@ def test_an_object_returned_holding_a_traced_value_is_refused():
     # returned as it is, it held the trace's value (a Tracer) after the call
     with pytest.raises(ag.TracingError, match=r"returns a Holder object whose 'result.count'"):
         ag.convert(object_with_a_traced_attribute)(X)
+
+
+SEEN = {7}
+
+
+def add_to_a_global_set(x):
+    for i in range(4):
+        if x[i] > 1:
+            SEEN.add(i)
+    return x.sum()
+
+
+def test_a_refused_change_is_put_back():
+    with pytest.raises(ag.TracingError, match=r"set 'SEEN' is changed inside"):
+        ag.convert(add_to_a_global_set)(X)
+    assert SEEN == {7}      # what the traces added is undone

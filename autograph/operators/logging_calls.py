@@ -27,8 +27,7 @@ import numpy as np
 
 from autograph_runtime import Tracer, current_builder
 from autograph_runtime.abstract import python_type
-from autograph_runtime.ops.py_function import py_function_p
-from autograph_runtime.tracer import bind
+from autograph_runtime.ops.py_function import py_function
 from autograph_runtime.source import user_source
 from autograph_runtime.texts import FormattedText, render
 from autograph_runtime.tree import flatten
@@ -83,9 +82,9 @@ def logging_call(f, args: tuple, kwargs: dict):
     def log(*values):
         values = [_as_eager(v, aval) for v, aval in zip(values, avals)]
         emit(*tree.unflatten([_filled(slot, values) for slot in slots]))
+        return ()
     log.__name__ = f"logging call at {where}"
-    bind(py_function_p, *operands, fn=log, in_tree=flatten(tuple(operands))[1],
-         out_tree=flatten(None)[1], out_avals=())   # staged even with no traced value
+    py_function(log, *operands, out=(), always_stage=True)   # with no traced value too
     return None
 
 

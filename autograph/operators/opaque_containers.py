@@ -27,7 +27,7 @@ import collections
 from autograph_runtime import TracingError
 from autograph_runtime.source import location_note, user_source
 
-from .containers import containers_in, is_plain_object, items_of, set_contents
+from .containers import containers_in, is_plain_object, items_of, same_items, set_contents
 
 
 def is_opaque(value) -> bool:
@@ -37,41 +37,38 @@ def is_opaque(value) -> bool:
         isinstance(value, (dict, list, set, collections.deque)) and kind not in (dict, list))
 
 
-def _contents(container) -> tuple:
-    """A copy of what the container holds, to compare by identity and to put back:
-    `("pairs", [(key, value)])`, `("items", [value])` or `("bytes", b)`."""
-    if isinstance(container, dict):
-        return "pairs", list(container.items())
-    if is_plain_object(container):
-        return "pairs", list(vars(container).items())
+def _contents(container):
+    """A copy of what the container holds, to compare by identity and to put back: a
+    list, dict or plain object's items by key (`containers.items_of`), an opaque one's
+    items (a dict subclass's pairs), a bytearray's bytes."""
+    if not is_opaque(container):
+        return dict(items_of(container))
     if isinstance(container, bytearray):
-        return "bytes", bytes(container)
-    return "items", list(container)
+        return bytes(container)
+    return list(container.items()) if isinstance(container, dict) else list(container)
 
 
-def _same(a: tuple, b: tuple) -> bool:
-    (kind, x), (_, y) = a, b
-    if kind == "bytes":
-        return x == y
-    if len(x) != len(y):
-        return False
-    if kind == "pairs":   # keys by identity too: a key may be any object
-        return all(k1 is k2 and v1 is v2 for (k1, v1), (k2, v2) in zip(x, y))
-    return sorted(map(id, x)) == sorted(map(id, y))   # a set's order may change
+def _same(container, before) -> bool:
+    now = _contents(container)
+    if type(before) is dict:
+        return same_items(now, before)
+    if type(before) is bytes or isinstance(container, set):   # a set's order may change
+        return now == before if type(before) is bytes else \
+            sorted(map(id, now)) == sorted(map(id, before))
+    return len(now) == len(before) and all(
+        (a is b) if not isinstance(container, dict) else (a[0] is b[0] and a[1] is b[1])
+        for a, b in zip(now, before))
 
 
-def _put_back(container, contents: tuple):
-    items = contents[1]
-    if isinstance(container, dict):
+def _put_back(container, before):
+    if type(before) is dict:
+        set_contents(container, before)
+    elif isinstance(container, (dict, set, collections.deque)):
         container.clear()
-        container.update(items)
-    elif is_plain_object(container):
-        set_contents(container, dict(items))
-    elif isinstance(container, (set, collections.deque)):
-        container.clear()
-        (container.update if isinstance(container, set) else container.extend)(items)
-    else:   # a list, a bytearray
-        container[:] = items
+        (container.extend if isinstance(container, collections.deque) else
+         container.update)(before)
+    else:   # a list subclass, a bytearray
+        container[:] = before
 
 
 def watch(variables: dict, every: bool = False) -> list:
@@ -96,7 +93,7 @@ def watch(variables: dict, every: bool = False) -> list:
 def refuse_changed(watched: list, loop: bool) -> None:
     """`TracingError` for the first watched container a trace of the block changed, after
     putting every changed one back."""
-    changed = [w for w in watched if not _same(_contents(w[0]), w[1])]
+    changed = [w for w in watched if not _same(w[0], w[1])]
     for container, contents, _, _ in changed:
         _put_back(container, contents)
     if not changed:

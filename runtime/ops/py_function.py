@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import primitives
 from ..abstract import AbstractValue
-from ..tracer import Tracer, bind
+from ..tracer import Tracer, bind, current_builder
 from ..tree import flatten
 
 
@@ -53,12 +53,16 @@ primitives.save_rules[py_function_p] = lambda eqn: (
     f"exported; compute it with NumPy operations instead")
 
 
-def py_function(fn: Callable, *args: Any, out: Any) -> Any:
-    """Calls `fn(*args)` when the graph runs (now, outside tracing) and returns its results."""
+def py_function(fn: Callable, *args: Any, out: Any, always_stage: bool = False) -> Any:
+    """Calls `fn(*args)` when the graph runs (now, outside tracing) and returns its results.
+
+    With `always_stage`, a call of Python values alone is staged too while tracing (an
+    effect the eager function has at every call: a logging call)."""
     specs, out_tree = flatten(out, is_leaf=lambda s: hasattr(s, "dtype") and hasattr(s, "shape"))
     out_avals = tuple(AbstractValue(s.shape, s.dtype) for s in specs)
     leaves, in_tree = flatten(args)
-    if not any(isinstance(a, Tracer) for a in leaves):
+    if not any(isinstance(a, Tracer) for a in leaves) and not (
+            always_stage and current_builder() is not None):
         return out_tree.unflatten(_convert(fn, out_tree, out_avals, fn(*args)))
     results = bind(py_function_p, *leaves, fn=fn, in_tree=in_tree, out_tree=out_tree,
                    out_avals=out_avals)
