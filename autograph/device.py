@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from autograph_runtime.call_modes import entered
 from autograph_runtime.backend import get_backend
 from autograph_runtime.dask_arrays import DEFAULT_MAX_GATHER
 from autograph_runtime.dask_backend import dask_backend
@@ -59,6 +60,7 @@ def device(name: str | Any, *, chunks: str | int | tuple | dict = "auto",
         canonical = get_backend(name.lower().strip()).name
     previous, state.device = state.device, canonical
     try:
-        yield
+        with entered():   # calls read `state.device` (`autograph_runtime.call_modes`)
+            yield
     finally:
         state.device = previous

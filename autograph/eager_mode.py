@@ -19,14 +19,34 @@ from __future__ import annotations
 
 import os
 
+from autograph_runtime.call_modes import modes
+
 _TRUE = ("1", "true", "yes", "on")
 
 
 class _Setting:
-    on = os.environ.get("AUTOGRAPH_RUN_EAGERLY", "").strip().lower() in _TRUE
+    """`on`: whether graph functions run eagerly; while it is, it counts as a mode
+    entered (`autograph_runtime.call_modes`), so calls read it."""
+
+    def __init__(self, on: bool):
+        self._on = False
+        self.on = on
+
+    @property
+    def on(self) -> bool:
+        return self._on
+
+    @on.setter
+    def on(self, flag: bool) -> None:
+        flag = bool(flag)
+        if flag and not self._on:
+            modes.enter()
+        elif self._on and not flag:
+            modes.leave()
+        self._on = flag
 
 
-setting = _Setting()
+setting = _Setting(os.environ.get("AUTOGRAPH_RUN_EAGERLY", "").strip().lower() in _TRUE)
 
 
 class run_functions_eagerly:  # noqa: N801 - a function to its callers, as in TF

@@ -27,6 +27,7 @@ import numpy as np
 
 from autograph_runtime import AbstractValue, TracingError, config, current_builder
 from autograph_runtime.backend import get_backend
+from autograph_runtime.call_modes import modes as call_modes
 from autograph_runtime.dask_arrays import is_dask_array
 from autograph_runtime.ops.random import warn_frozen_draws
 from autograph_runtime.ops.effects import may_fail
@@ -113,33 +114,45 @@ class GraphFunction:
     # -- calls -------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         try:
-            if eager_mode.on and self._eager is not None and not _tracing.builders:
-                return self._eager(*args, **kwargs)   # ag.run_functions_eagerly(True)
-            # The short path: outside tracing, a call whose raw key (`fast_path.call_key`:
-            # arrays' dtypes and shapes, Python values, keywords) the full path has seen
-            # runs its graph after one dict lookup.
-            if len(args) == 1 and not kwargs:   # the commonest calls, keyed inline
-                x = args[0]
-                t = type(x)
-                if t is np.ndarray:
-                    key = (x.dtype, x.shape)
-                elif t in NUMERIC_SCALARS:
-                    key = (t, NUMPY_SCALAR)
+            # The short path: a call whose raw key (`fast_path.call_key`: arrays' dtypes
+            # and shapes, Python values, keywords) the full path has seen runs its graph
+            # after one dict lookup, where no thread traces, runs eagerly or runs in a
+            # device block (`call_modes`: else the call reads its own thread's state).
+            if not call_modes.entered:
+                if len(args) == 1 and not kwargs:   # the commonest calls, keyed inline
+                    x = args[0]
+                    t = type(x)
+                    if t is np.ndarray:
+                        entry = self._fast.get((x.dtype, x.shape))
+                    elif t in NUMERIC_SCALARS:
+                        entry = self._fast.get((t, NUMPY_SCALAR))
+                    else:
+                        entry = self._fast.get(call_key(args, kwargs))
                 else:
-                    key = call_key(args, kwargs)
-            else:
-                key = call_key(args, kwargs)
-            if device_state.device != "cpu" and key is not None:
-                key = (device_state.device,) + key
-            entry = self._fast.get(key)
-            if entry is not None and not _tracing.builders:
-                run, call = entry
-                return run(*args) if call is None else call(args, kwargs)
-            return self._call(args, kwargs)
+                    entry = self._fast.get(call_key(args, kwargs))
+                if entry is not None:
+                    run, call = entry
+                    return run(*args) if call is None else call(args, kwargs)
+                return self._call(args, kwargs)
+            return self._call_in_mode(args, kwargs)
         except Exception as error:
             if not _tracing.builders:   # raised to the user: without our own frames
                 hide_internal_frames(error)
             raise
+
+    def _call_in_mode(self, args, kwargs):
+        """A call while some thread traces, runs eagerly or runs in a device block."""
+        tracing = _tracing.builders
+        if eager_mode.on and self._eager is not None and not tracing:
+            return self._eager(*args, **kwargs)   # ag.run_functions_eagerly(True)
+        key = call_key(args, kwargs)
+        if device_state.device != "cpu" and key is not None:
+            key = (device_state.device,) + key
+        entry = self._fast.get(key)
+        if entry is not None and not tracing:
+            run, call = entry
+            return run(*args) if call is None else call(args, kwargs)
+        return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
         sig = flatten_call(self._signature, args, kwargs, self._param_specs,

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import primitives, views, weak_joins
 from .abstract import AbstractValue
+from .call_modes import modes
 from .errors import TracingError, add_note_once
 from .ir import Eqn, Graph, Literal, Var
 from .naming import note_equation
@@ -34,6 +35,16 @@ class _TraceStack(threading.local):
 _stack = _TraceStack()
 
 
+def _push(builder) -> None:
+    _stack.builders.append(builder)
+    modes.enter()
+
+
+def _pop() -> None:
+    _stack.builders.pop()
+    modes.leave()
+
+
 def current_builder() -> "GraphBuilder | None":
     """The innermost active builder of this thread, or None outside tracing."""
     builders = _stack.builders
@@ -44,11 +55,11 @@ def current_builder() -> "GraphBuilder | None":
 def recording_in(builder):
     """Makes `builder` the current one for the block, wherever tracing stands (a view
     derived for a block's graph while another builds it, say)."""
-    _stack.builders.append(builder)
+    _push(builder)
     try:
         yield builder
     finally:
-        _stack.builders.pop()
+        _pop()
 
 
 class GraphBuilder:
@@ -89,11 +100,11 @@ class GraphBuilder:
     def __enter__(self):
         if self.parent is not None and self.parent is not current_builder():
             raise RuntimeError("a child builder must be entered inside its parent")
-        _stack.builders.append(self)
+        _push(self)
         return self
 
     def __exit__(self, *exc):
-        _stack.builders.pop()
+        _pop()
 
     def new_input(self, aval, name: str | None = None, maybe_array: bool | None = None):
         """A new input. A 0-d input of a root graph may be a NumPy scalar or a 0-d
@@ -117,11 +128,11 @@ class GraphBuilder:
             if x.builder is self:
                 return x.node
             if self.stand_ins:  # an input stands for x, or for the value x views
-                _stack.builders.append(self)
+                _push(self)
                 try:
                     inner = views.inner_version(self, x)
                 finally:
-                    _stack.builders.pop()
+                    _pop()
                 if inner is not None:
                     return inner.node
             return self._lift(x)

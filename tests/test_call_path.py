@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import autograph as ag
 from autograph.fast_path import call_key
 from autograph.trace_cache import MAX_CALL_KEYS
+from autograph_runtime.call_modes import modes as call_modes
 
 
 def full_path_only(f):
@@ -349,6 +350,49 @@ def test_threads_share_the_short_path():
     for t in threads:
         t.join()
     assert not errors and f.trace_count == 8
+
+
+def test_modes_entered_are_all_left_after_traces_errors_devices_and_eager_runs():
+    f = ag.convert(lambda x: x * 2)
+    x = np.ones(2)
+
+    def checked(x):
+        if x.shape[0] == 2:
+            raise ValueError("two")   # raised while tracing
+        return x
+    with pytest.raises(ValueError, match="two"):
+        ag.convert(checked)(x)
+    assert call_modes.entered == 0
+    with ag.device("cpu"):
+        np.testing.assert_array_equal(f(x), [2, 2])
+    with ag.run_functions_eagerly(True):
+        assert call_modes.entered == 1
+        np.testing.assert_array_equal(f(x), [2, 2])
+    assert call_modes.entered == 0
+    np.testing.assert_array_equal(f(x), [2, 2])
+
+
+def test_a_call_while_another_thread_traces_reads_its_own_thread_s_state():
+    started, release = threading.Event(), threading.Event()
+
+    def slow(x):
+        started.set()
+        release.wait(5)      # tracing holds the mode entered meanwhile
+        return x + 1
+    f, g = ag.convert(lambda x: x * 3), ag.convert(slow)
+    x = np.ones(2)
+    f(x)
+    thread = threading.Thread(target=g, args=(x,))
+    thread.start()
+    started.wait(5)
+    try:
+        assert call_modes.entered >= 1
+        np.testing.assert_array_equal(f(x), [3, 3])      # not staged into the other's graph
+        np.testing.assert_array_equal(f(x + 1), [6, 6])
+    finally:
+        release.set()
+        thread.join()
+    assert call_modes.entered == 0 and f.trace_count == 1
 
 
 def test_defaults_keyed_by_identity_take_the_short_path_as_the_full_path_decides():

@@ -29,7 +29,8 @@ from demo import collatz  # noqa: E402 - the README's Collatz
 
 INT_OPS = [operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod]
 FLOAT_OPS = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv]
-INTS = [0, 1, -1, 3, -7, 2 ** 31, 2 ** 62, 2 ** 63 - 1, -2 ** 63, -2 ** 62 - 5]
+INTS = [0, 1, -1, 3, -7, 2 ** 30 - 1, -2 ** 30, 2 ** 31, 2 ** 62, 2 ** 63 - 1, -2 ** 63,
+        -2 ** 62 - 5]
 FLOATS = [0.0, -0.0, 1.5, -2.25, 1e-300, 1e300, -1e308, np.inf, -np.inf, np.nan]
 
 
@@ -111,10 +112,47 @@ def test_float64_loops_give_numpy_results_warnings_and_errors(op1, op2, op3, lit
 
 def test_collatz_runs_on_python_ints():
     source = ag.convert(collatz, tier="numpy").get_concrete_function(np.int64(27)).source
-    assert "__unbox" in source and "(n_2 & 1) == 0" in source and "3 * n_2 + 1" in source
+    assert "__unbox" in source and "not (n_2 & 1)" in source and "3 * n_2 + 1" in source
     assert "n_2 = n_2 >> 1" in source   # the branch writes the loop's carry itself
     assert ag.convert(collatz, tier="numpy")(np.int64(27)) == collatz(np.int64(27)) == 111
     assert lowered_ops(collatz, np.int64(27)) == 5
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(INTS + [2 ** 30 - 2, 2 ** 30, -2 ** 30 + 1, -2 ** 30 - 1]),
+       st.sampled_from([1, 2, 3, -3, 2 ** 33]), st.integers(1, 40))
+def test_range_checks_near_one_digit_and_int64_bounds_are_numpy_s(a, k, n):
+    # an int's check tests +-(2**30 - 1) first (one CPython digit, cheap), int64's bounds after
+    def f(a, n):
+        i = 0
+        while i < n:
+            a = a * k + 1
+            i += 1
+        return a, i
+    check_program(f, (np.int64(a), np.int64(n)))
+    check_program(f, (np.int64(a), np.int64(n)), raising=True)
+
+
+@pytest.mark.parametrize("zero, value", [(0, v) for v in (0, 3, -2)] + [
+    (z, v) for z in (0.0, -0.0) for v in (0.0, -0.0, 2.5, np.nan, np.inf)])
+def test_a_test_against_zero_is_python_s_truth_and_eager_s_answer(zero, value):
+    def f(x, n):
+        count = 0
+        i = 0
+        while i < n:
+            if x == zero:          # `not x` on the NumPy tier
+                count += 1
+            if zero == x - x:      # nan - nan is nan: not zero
+                count += 10
+            same = x == zero       # a value, not only a test
+            x = -x
+            i += 1
+        return count, same
+
+    x = np.float64(value) if isinstance(value, float) else np.int64(value)
+    source = ag.convert(f, tier="numpy").get_concrete_function(x, np.int64(2)).source
+    assert "not " in source
+    check_program(f, (x, np.int64(2)))
 
 
 def test_a_lowered_value_read_by_numpy_is_a_numpy_scalar_again():

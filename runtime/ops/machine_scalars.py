@@ -6,8 +6,9 @@ int64 and float64 work into `scalar` equations on Python numbers for the NumPy
 tier; each one computes what NumPy computes, or hands the operation to NumPy:
 
     t0 = 3 * n_2                         # scalar[op='multiply', dtype=int64]
-    if t0 > 9223372036854775807 or t0 < -9223372036854775808:
-        t0 = __numpy1(3, n_2)            # NumPy's: wrapped, with its warning
+    if t0 > 1073741823 or t0 < -1073741823:          # (cheap: one-digit ints)
+        if t0 > 9223372036854775807 or t0 < -9223372036854775808:
+            t0 = __numpy1(3, n_2)        # NumPy's: wrapped, with its warning
 
 - Python and NumPy agree on `+ - *`, `//`, `%` and comparisons of in-range
   int64 values, and on `+ - * /` and comparisons of float64 values (IEEE
@@ -51,6 +52,10 @@ _DIVISIONS = {"floor_divide", "remainder", "divide"}   # NumPy's where the divis
 _RANGE = {INT64: (-2 ** 63, 2 ** 63 - 1),
           FLOAT64: (-float(np.finfo(np.float64).max), float(np.finfo(np.float64).max))}
 _TINY = float(np.finfo(np.float64).tiny)   # below, a product or quotient may underflow
+# An int within +-_SMALL is one digit of CPython's: comparing two of them costs a few ns,
+# where comparing one with int64's bounds (three digits) costs about 20 ns; so an int's
+# range check tests against these first, and against int64's only where they fail.
+_SMALL = 2 ** 30 - 1
 
 
 def _out_of_range(op: str, dtype, bounds=None) -> str:
@@ -237,6 +242,11 @@ def _emit(gen, eqn, refs, outs, indent):
         condition = _out_of_range(op, dtype, _then_bounds(then))
     gen.emit(inner, f"{out} = {expression}", eqn)
     if checked:
+        bounds = _then_bounds(then) if then is not None else _RANGE[dtype]
+        if dtype == INT64 and bounds[0] <= -_SMALL and _SMALL <= bounds[1]:
+            gen.emit(inner, f"if {_out_of_range(op, dtype, (-_SMALL, _SMALL)).format(out)}:",
+                     eqn)
+            inner += "    "
         gen.emit(inner, f"if {condition.format(out)}:", eqn)
         gen.emit(inner + "    ", f"{out} = {fallback}", eqn)
     if zero_check:
@@ -255,9 +265,23 @@ def _inline(eqn):
     if op not in COMPARISONS and not (dtype == INT64 and divisor is not None
                                       and not _checks_range(op, dtype, divisor)):
         return None
+    zero = _compared_with_zero(eqn)
+    if zero is not None:   # `not x`, a bool as `x == 0` is, tested without a comparison
+        return lambda gen, refs: f"not {_parenthesized(refs[1 - zero])}"
     symbol, divisor_ref = _binary_operator(eqn)
     return lambda gen, refs: " ".join([_parenthesized(refs[0]), symbol,
                                        divisor_ref or _parenthesized(refs[1])])
+
+
+def _compared_with_zero(eqn) -> int | None:
+    """Which operand of an `x == 0` (`0 == x`) is the literal 0, else None. For an int or a
+    float `x`, `not x` is `x == 0` (`not -0.0` and `not nan` too), and costs less."""
+    if eqn.params["op"] != "equal":
+        return None
+    for i, atom in enumerate(eqn.inputs):
+        if type(atom) is Literal and type(atom.value) in (int, float) and atom.value == 0:
+            return i
+    return None
 
 
 def _binary_operator(eqn) -> tuple[str, str | None]:
