@@ -7,6 +7,8 @@ same arguments; results and the arguments after the call must match.
 import numpy as np
 import pytest
 from gradcheck import check_grad
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import autograph as ag
 
@@ -158,6 +160,72 @@ def test_broadcast_arrays_of_one_shape_are_the_arrays():
     same(broadcast_same, X, X + 1)
 
 
+# -- sliding_window_view: NumPy's read-only view, gathered, following writes to its base ------
+swv = np.lib.stride_tricks.sliding_window_view
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=3).flatmap(lambda shape: st.tuples(
+    st.just(tuple(shape)), st.lists(st.integers(0, len(shape) - 1), min_size=1, max_size=3))),
+    st.data())
+def test_sliding_window_views_match_eager(shape_axes, data):
+    shape, axes = shape_axes
+    windows, left = [], list(shape)
+    for ax in axes:             # each window fits what earlier windows left of its axis
+        windows.append(data.draw(st.integers(0, left[ax]), label=f"window on {ax}"))
+        left[ax] -= max(windows[-1] - 1, 0)
+    x = np.arange(float(np.prod(shape))).reshape(shape) - 3.0
+    same(lambda x: swv(x, tuple(windows), axis=tuple(axes)) * 1.0, x)
+
+
+def windows_follow_writes(x):
+    w = swv(x, 3)
+    x[1] = 100.0                # eagerly, the view sees it
+    return w.sum(axis=1), x
+
+
+def windows_of_a_matrix(m):
+    return swv(m, (2, 2)).max(axis=(-1, -2)), swv(m, 3, axis=-1).mean(axis=-1)
+
+
+def test_sliding_windows_follow_writes_to_their_array():
+    same(windows_follow_writes, V)
+    same(windows_of_a_matrix, X)
+
+
+def write_windows(x):
+    w = swv(x, 2)
+    w[0, 0] = 1.0
+    return w
+
+
+@pytest.mark.parametrize("fn, error, match", [
+    (write_windows, ValueError, "read-only"),
+    (lambda x: swv(x, 7), ValueError, "cannot be larger"),
+    (lambda x: swv(x, -1), ValueError, "negative"),
+    (lambda x: swv(x, (2, 2)), ValueError, "must provide window_shape for all"),
+    (lambda x: swv(x, (2, 2), axis=0), ValueError, "matching length"),
+])
+def test_sliding_window_errors_are_numpy_s(fn, error, match):
+    with pytest.raises(error, match=match):
+        fn(V.copy())
+    with pytest.raises(error, match=match):
+        ag.convert(fn)(V.copy())
+
+
+def test_writeable_windows_are_refused_clearly():
+    with pytest.raises(ag.TracingError, match="writeable=True.*share memory"):
+        ag.convert(lambda x: swv(x, 2, writeable=True) * 1)(V.copy())
+
+
+def test_windows_of_unknown_lengths_are_checked_when_the_graph_runs():
+    same(windows_of_a_matrix, X, specs=unknown(X))
+    run = ag.convert(lambda x: swv(x, 4).sum(axis=1)).get_concrete_function(*unknown(V))
+    np.testing.assert_array_equal(run(V.copy()), swv(V, 4).sum(axis=1))
+    with pytest.raises(ValueError, match="cannot be larger"):
+        run(V[:3].copy())
+
+
 # -- nan_to_num(copy=False) writes x; asarray_chkfinite raises when the graph runs ------------
 def nan_to_num_in_place(x):
     y = x.copy()
@@ -267,6 +335,7 @@ GRADS = [
     pytest.param(lambda x, v: np.broadcast_arrays(x, v[:4])[1], (X, V), id="broadcast_arrays"),
     pytest.param(lambda x: np.nan_to_num(x / (x - 0.25)), (X,), id="nan_to_num"),
     pytest.param(lambda x: np.resize(x, (5, 7)), (X,), id="resize"),
+    pytest.param(lambda x: swv(x, (2, 3)) ** 2, (X,), id="sliding_window_view"),
     pytest.param(np.matrix_transpose, (X,), id="matrix_transpose"),
     pytest.param(lambda x: np.unstack(x)[2], (X,), id="unstack"),
     pytest.param(lambda x, v: np.select([x > 0, x < -3], [x ** 2, v[:4]], -1.0), (X, V),

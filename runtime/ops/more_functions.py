@@ -1,5 +1,5 @@
 """More of the NumPy real code calls: flips, splits, broadcast_arrays, nan_to_num,
-asarray_chkfinite, resize, matrix_transpose and unstack.
+asarray_chkfinite, resize, matrix_transpose, unstack and sliding_window_view.
 
 Each is a composition of existing primitives, as NumPy writes it, so gradients,
 CuPy kernels and serialization come free. Views stay views: `np.flipud`,
@@ -7,7 +7,8 @@ CuPy kernels and serialization come free. Views stay views: `np.flipud`,
 `np.unstack` (basic indexes) and of `np.hsplit`/`np.vsplit`/`np.dsplit` (the
 parts of `np.split`, `joining.follow_parts`) are followed by writes in place;
 `np.broadcast_arrays` gives views whose writes are refused (NumPy writes the
-overlapping memory of a broadcast). `np.nan_to_num(x, copy=False)` writes x
+overlapping memory of a broadcast); `sliding_window_view` gives NumPy's read-only
+view, gathered, which follows writes to its base. `np.nan_to_num(x, copy=False)` writes x
 (`write_in_place`). `np.asarray_chkfinite` (its check staged: an `assert` that
 raises NumPy's `ValueError` when the graph runs) and `np.require` are not
 dispatched by NumPy: converted code calls them through `NOT_DISPATCHED`. The selections (`select`,
@@ -39,8 +40,10 @@ from ..tracer_value import write_in_place
 from .building import _broadcast_all, array, shape_of, writable
 from .diagonals import _read_only as read_only
 from .effects import assert_
+from .introspection import dynamic_shape
 from .joining import _split
 from .shape_ops import as_layout, fmt_shape, ndim
+from .sizes import arange
 
 
 # -- flipud, fliplr (views) ----------------------------------------------------------
@@ -232,3 +235,51 @@ def _unstack(x, /, *, axis=0):
 if hasattr(np, "unstack"):   # NumPy 2.1
     implements(np.unstack)(_unstack)
 
+
+
+# -- sliding_window_view (a read-only view, gathered, that follows its base) -----------------
+@implements(np.lib.stride_tricks.sliding_window_view)
+def _sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
+    """NumPy's windows of x: per windowed axis, `np.take` of each start plus each offset,
+    the window's axis moved last. Like NumPy's, the result is a read-only view: it
+    follows writes to x, and writing it raises NumPy's ValueError. Its windows overlap in
+    memory, so `writeable=True` is refused."""
+    name = "numpy.lib.stride_tricks.sliding_window_view"
+    if writeable:
+        raise unsupported(f"{name}(..., writeable=True)", "; its windows share memory, so "
+                          "a write to one reaches the others: copy the windows and write those")
+    x = array(x)
+    windows = tuple(window_shape) if np.iterable(window_shape) else (window_shape,)
+    windows = tuple(operator.index(w) for w in windows)
+    if any(w < 0 for w in windows):
+        raise ValueError("`window_shape` cannot contain negative values")
+    nd = ndim(x)
+    if axis is None:
+        axes = tuple(range(nd))
+        if len(windows) != len(axes):
+            raise ValueError(f"Since axis is `None`, must provide window_shape for all "
+                             f"dimensions of `x`; got {len(windows)} window_shape elements "
+                             f"and `x.ndim` is {nd}.")
+    else:
+        axes = np.lib.array_utils.normalize_axis_tuple(axis, nd, allow_duplicate=True)
+        if len(windows) != len(axes):
+            raise ValueError(f"Must provide matching length window_shape and axis; got "
+                             f"{len(windows)} window_shape elements and {len(axes)} axes "
+                             f"elements.")
+    lengths = list(dynamic_shape(x))   # an unknown length is checked when the graph runs
+    for ax, w in zip(axes, windows):
+        assert_(lengths[ax] >= w, ValueError("window shape cannot be larger than input "
+                                             "array shape"))
+        lengths[ax] = lengths[ax] - (w - 1)
+
+    def gathered(base):
+        lengths = list(dynamic_shape(base))
+        for ax, w in zip(axes, windows):
+            starts = arange(lengths[ax] - w + 1)[:, None] + np.arange(w)
+            lengths[ax] = lengths[ax] - (w - 1)
+            base = np.moveaxis(np.take(base, starts, axis=ax), ax + 1, -1)
+        return base
+    result = gathered(x)
+    if isinstance(x, Tracer):
+        views.link(result, x, (gathered, read_only, False))
+    return result
