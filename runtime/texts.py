@@ -3,13 +3,18 @@
 `f"mean={m:.3f}"` with `m` traced cannot be a Python string while tracing: its
 text depends on `m`'s value. Converted code makes it a `FormattedText` (the
 f-string's literal parts, and each field's value, `!r`/`!s`/`!a` conversion
-and format spec), which `print` and an `assert`'s message accept: they format
-it when the graph runs (`runtime/ops/effects.py`), so the text is what eager
-code prints. Any other use of it (`str()`, `+`, `len`, a dict key, returning
-it) needs the text now, and raises `TracingError` saying so, never a string
-that differs from eager's (`Tracer(m:f64[])`).
+and format spec), which `print`, an `assert`'s message and the message of an
+exception raised in a staged branch or loop accept: they format it when the
+graph runs (`runtime/ops/effects.py`), so the text is what eager code prints.
+`str(m)`, `format(m, ".2f")` and `"{:.2f}".format(m)` make one too
+(`autograph/operators/conversions.py`), and `+` joins texts and strings into
+one. Any other use of it (`len`, a dict key, a method, returning it) needs the
+text now, and raises `TracingError` saying so, never a string that differs
+from eager's (`Tracer(m:f64[])`).
 """
 from __future__ import annotations
+
+import string
 
 from .errors import TracingError
 from .source import location_note, user_source
@@ -29,6 +34,33 @@ def render(parts: tuple, values) -> str:
                    for p in parts)
 
 
+def formatted_call(template: str, args: tuple, kwargs: dict):
+    """`template.format(*args, **kwargs)` as a `FormattedText`, its Python fields formatted
+    now; None where a field is more than a position or a name with a conversion and
+    a plain spec (`{0.real}`, `{a[0]}`, `{:{width}}`), which Python is left to refuse."""
+    parts, values, auto = [], [], 0
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError:
+        return None
+    for literal, name, spec, conversion in fields:
+        if literal:
+            parts.append(literal)
+        if name is None:
+            continue
+        if "{" in spec or "." in name or "[" in name:
+            return None
+        if name == "":
+            name, auto = str(auto), auto + 1
+        value = args[int(name)] if name.isdigit() and int(name) < len(args) else \
+            kwargs.get(name, parts) if not name.isdigit() else parts
+        if value is parts:   # no such argument: Python's error, from Python
+            return None
+        parts.append((len(values), conversion, spec))
+        values.append(value)
+    return FormattedText(tuple(parts), values)
+
+
 class FormattedText:
     """An f-string with traced fields. `parts`: strings, and `(k, conversion, spec)`
     for the k-th of `values`."""
@@ -41,18 +73,34 @@ class FormattedText:
 
     def _needs_text(self, *args, **kwargs):
         raise TracingError(
-            f"an f-string of traced values has its text only when the graph runs, so it "
-            f"cannot be used as a Python string{location_note(user_source())}: print it "
-            f"(print is staged and formats it then), use it as an assert's message, or "
-            f"format Python values")
+            f"a text formatted from traced values (an f-string, str(x), format(x)) exists "
+            f"only when the graph runs, so it cannot be used as a Python string"
+            f"{location_note(user_source())}: print it (print is staged and formats it "
+            f"then), use it as an assert's or an exception's message, or format Python values")
 
     def returned(self, function: str):
         raise TracingError(
-            f"an f-string of traced values has its text only while the graph runs, so "
-            f"{function!r} cannot give it as a result{location_note(self.where)}: print "
+            f"a text formatted from traced values (an f-string, str(x), format(x)) exists "
+            f"only while the graph runs, so {function!r} cannot give it as a result"
+            f"{location_note(self.where)}: print "
             f"it where it is made, or return the values and format them outside")
 
-    __str__ = __repr__ = __format__ = __len__ = __hash__ = __eq__ = __add__ = __radd__ = \
+    def __add__(self, other):   # `text + " units"`, `text + text`: still formatted then
+        if type(other) is str:
+            return FormattedText(self.parts + (other,), self.values)
+        if type(other) is FormattedText:
+            shift = len(self.values)
+            return FormattedText(self.parts + tuple(
+                p if type(p) is str else (p[0] + shift, p[1], p[2]) for p in other.parts),
+                self.values + other.values)
+        return NotImplemented
+
+    def __radd__(self, other):   # `"total=" + text`
+        if type(other) is str:
+            return FormattedText((other,) + self.parts, self.values)
+        return NotImplemented
+
+    __str__ = __repr__ = __format__ = __len__ = __hash__ = __eq__ = \
         __mul__ = __iter__ = __getitem__ = __contains__ = _needs_text
 
     def __getattr__(self, name):   # `text.upper()`, `text.split()`

@@ -30,6 +30,7 @@ from .abstract import AbstractValue
 from .errors import TracingError
 from .ir import Graph
 from .naming import variable_names
+from .ops.effects import stage_failure
 from .source import location_note, user_source
 from .texts import FormattedText
 from . import views
@@ -153,7 +154,15 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
             views.link_inputs(builder, [x for x, _ in pairs], [t for _, t in pairs], leaves)
         context = scope(builder, inputs) if scope is not None else contextlib.nullcontext()
         with context, (variable_names() if name_values else contextlib.nullcontext()):
-            out = fn(*tree.unflatten(inner))
+            try:
+                out = fn(*tree.unflatten(inner))
+            except Exception as error:
+                if parent is not None or not _text_of_traced_values(error):
+                    raise
+                # `raise ValueError(f"bad {x}")` where every call like this one raises: the
+                # graph raises it when it runs, its text formatted then
+                stage_failure(error)
+                out = None
         out_leaves, out_tree = flatten(out)
         for leaf in out_leaves:
             if isinstance(leaf, FormattedText):
@@ -188,6 +197,10 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
             outputs = outputs + [inputs[i] for i in traced.written]
         traced.graph = builder.build(outputs)
     return traced
+
+
+def _text_of_traced_values(error: Exception) -> bool:
+    return any(isinstance(a, FormattedText) for a in error.args)
 
 
 def _aval(x):

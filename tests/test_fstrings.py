@@ -1,6 +1,7 @@
-"""f-strings of traced values in converted code: formatted when the graph runs, for `print`
-and `assert` messages, as eager code formats them; other uses of their text, and `str()`
-of a traced value, are a `TracingError` (never the text of a tracer)."""
+"""f-strings, `str(x)`, `format(x)` and `str.format` of traced values in converted code:
+formatted when the graph runs, for `print`, `assert` messages and the messages of raised
+exceptions, as eager code formats them; other uses of their text, and `repr()` or `%` of a
+traced value, are a `TracingError` (never the text of a tracer)."""
 from __future__ import annotations
 
 import numpy as np
@@ -77,7 +78,7 @@ def test_an_f_string_of_python_values_is_pythons_string():
 def test_the_text_of_a_traced_value_is_refused_not_made_up(body):
     def f(x):
         return body(x)
-    with pytest.raises(ag.TracingError, match="only when the graph runs"):
+    with pytest.raises(ag.TracingError, match="only (when|while) the graph runs"):
         ag.convert(f)(np.ones(3))
 
 
@@ -88,3 +89,69 @@ def test_returning_an_f_string_of_traced_values_is_refused_naming_the_function()
     with pytest.raises(ag.TracingError,
                        match=rf"'labelled' cannot give it as a result \(at .*:{line} in labelled"):
         ag.convert(labelled)(np.ones(3))
+
+
+def _texts(x):
+    print("sum: " + str(x.sum()) + ", max " + format(x.max(), ".1f"))
+    print("{} and {:.2f} and {name!s:>6}".format(x[0], x.mean(), name=x.min()))
+    line = "values:"
+    for v in x:
+        line += f" {v:.1f}"
+    print(line, str(x))
+    return x.sum()
+
+
+@pytest.mark.parametrize("x", [np.array([1.5, -2.0, 3.0]), np.array([7, 1])])
+def test_str_format_and_joined_texts_print_as_eagerly(capsys, x):
+    _texts(x)
+    want = capsys.readouterr().out
+    ag.convert(_texts)(x)
+    assert capsys.readouterr().out == want
+
+
+def _raises_in_a_branch(x):
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            raise ValueError(f"x[{i}] = {x[i]:.2f} is negative; total " + str(x.sum()))
+    if x.sum() > 100:
+        raise OverflowError("total {:.1e} too large".format(x.sum()))
+    return x.sum()
+
+
+def _raises_always(x):
+    if x.ndim == 1:                # Python's: every call with a 1-d x raises
+        raise ValueError("a vector, summing to " + str(x.sum()))
+    return x
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([1.0, -2.5]), np.array([99.0, 2.0])])
+def test_an_error_raised_with_a_text_of_traced_values_has_eager_s_type_and_text(x):
+    for fn in (_raises_in_a_branch, _raises_always):
+        try:
+            want = ("value", fn(x))
+        except Exception as error:   # the oracle's error
+            want = (type(error), str(error))
+        converted = ag.convert(fn)
+        for _ in range(2):   # the trace, then the cached graph
+            try:
+                got = ("value", converted(x))
+            except Exception as error:   # compared below
+                got = (type(error), str(error))
+            assert got == want
+
+
+def test_texts_needing_their_characters_now_are_refused():
+    def measured(x):
+        return len("n=" + str(x.sum()))
+    with pytest.raises(ag.TracingError, match="only when the graph runs"):
+        ag.convert(measured)(np.ones(3))
+
+    def attribute_field(x):
+        print("{0.real}".format(x.sum()))
+    with pytest.raises(ag.TracingError, match="str.format of it"):
+        ag.convert(attribute_field)(np.ones(3))
+
+    def two_texts(x):
+        raise RuntimeError(f"{x.sum()}", f"{x.max()}")
+    with pytest.raises(ag.TracingError, match="only when the graph runs"):
+        ag.convert(two_texts)(np.ones(3))

@@ -61,6 +61,12 @@ FINITE = [
 ]
 
 RESHAPING = [
+    Row("sliding_window_view", lambda x: np.lib.stride_tricks.sliding_window_view(x, 2),
+        (V,), dtypes=ALL),
+    Row("sliding_window_view(2-d)", lambda x: np.lib.stride_tricks.sliding_window_view(
+        x, (2, 2), axis=(0, 1)), dtypes=ALL),
+    Row("sliding_window_view(too large)",
+        lambda x: np.lib.stride_tricks.sliding_window_view(x, 5), (V,), error=True),
     Row("resize", lambda x: np.resize(x, (3, 5)), dtypes=ALL),
     Row("resize(int)", lambda x: np.resize(x, 4)),
     Row("resize(0)", lambda x: np.resize(x, (2, 0))),

@@ -65,6 +65,19 @@ def test_sorted_and_list_sort_order_as_python_does(values):
         _same_numbers(w_list, g_list)
 
 
+def _sorted_array(x):
+    items = sorted(x)
+    return items, sorted(x, reverse=True)[0], items[len(items) // 2]
+
+
+@pytest.mark.parametrize("values", SPECIAL + [(3, 1, 2, 1)], ids=range(len(SPECIAL) + 1))
+def test_sorted_of_a_1d_array_orders_its_items_as_python_does(values):
+    x = np.array(values)
+    want, got = _sorted_array(x), ag.convert(_sorted_array)(x)
+    _same_numbers(want[0], got[0])
+    _same_numbers(want[1:], got[1:])
+
+
 def test_sorted_of_mixed_types_is_refused_naming_them():
     def f(x):
         return sorted([x, 1.0])

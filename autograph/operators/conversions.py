@@ -26,6 +26,7 @@ import numpy as np
 from autograph_runtime import Tracer, TracingError, current_builder, dispatch
 from autograph_runtime.hints import HINTS
 from autograph_runtime.source import location_note, user_source
+from autograph_runtime.texts import FormattedText, formatted_call
 from autograph_runtime.abstract import AbstractValue, python_type
 from autograph_runtime.ops.python_calls import NAMES, python_call
 from autograph_runtime.ops.python_numbers import convert_weak
@@ -45,6 +46,21 @@ dispatch.staged_elsewhere.update(
 
 
 _TEXT = (str, repr, ascii, format)
+
+
+def _deferred_text(f, args: tuple, kwargs: dict):
+    """`str(x)`, `format(x, spec)` and `"...".format(...)` of traced numbers or arrays as
+    a `FormattedText` (formatted when the graph runs, for `print`, an `assert` or an
+    error's message); None where the text cannot wait (`repr`, values in containers)."""
+    if f is str and len(args) == 1 and not kwargs and isinstance(args[0], Tracer):
+        return FormattedText(((0, None, ""),), [args[0]])   # str(x) is format(x, "")
+    if f is format and len(args) in (1, 2) and not kwargs and isinstance(args[0], Tracer) \
+            and all(type(a) is str for a in args[1:]):
+        return FormattedText(((0, None, args[1] if len(args) == 2 else ""),), [args[0]])
+    if _formats_text(f) and f.__name__ == "format" and not any(
+            holds_traced(v) and not isinstance(v, Tracer) for v in (*args, *kwargs.values())):
+        return formatted_call(f.__self__, args, kwargs)
+    return None
 
 
 def _formats_text(f) -> bool:
@@ -78,6 +94,9 @@ def conversion_call(f, args: tuple, kwargs: dict):
     """`f(*args, **kwargs)` staged where `f` converts a traced value to a number;
     NotImplemented where it does not."""
     if (f in _TEXT or _formats_text(f)) and holds_traced((args, tuple(kwargs.values()))):
+        text = _deferred_text(f, args, kwargs)
+        if text is not None:
+            return text
         name = "str.format" if _formats_text(f) else f"{f.__name__}()"
         raise TracingError(   # `str(x)`, `str([x, y])`: eager's text is the values'
             f"a traced value is known only when the graph runs, so {name} of it cannot "

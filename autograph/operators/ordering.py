@@ -10,7 +10,8 @@ is the same `PathTypeError` as `x if c else 1.0`. The clamp real code writes,
 `min(xs)` of a list, tuple or generator of numbers. `key=` and `default=`, and arrays
 (whose truth Python refuses), are left to Python.
 
-`sorted(xs)` and `xs.sort()` of a list of traced numbers of one type stage
+`sorted(xs)` and `xs.sort()` of a list of traced numbers of one type (or `sorted` of
+a 1-d traced array of known length, whose items Python orders) stage
 `python_sorted`, whose kernel is Python's `sorted` (`runtime.ops.python_calls`):
 stable, and NaN where Python's comparisons leave it; `sorted(range(n),
 key=lambda i: x[i])`, the argsort idiom, stages `python_argsort` of the keys.
@@ -79,6 +80,9 @@ def _is_list_sort(f) -> bool:
 
 def _sorting(f, args, kwargs):
     values = f.__self__ if f is not sorted else args[0] if len(args) == 1 else None
+    if f is sorted and isinstance(values, Tracer) and values.ndim == 1 and \
+            values.shape[0] is not None:
+        values = list(values)   # Python iterates a 1-d array's items, then orders them
     if f is sorted and type(values) is range and set(kwargs) <= {"key", "reverse"} and \
             kwargs.get("key") is not None:
         return _sorted_range(values, **kwargs)

@@ -136,10 +136,17 @@ def stage_failure(error: BaseException) -> bool:
     except Exception:  # noqa: BLE001 - e.g. a type whose __new__ wants other arguments
         return False
     failing = Tracer(builder, builder.const(np.asarray(False)))
-    params = {"template": (("text", str(error)),), "error": type(error), "args": error.args}
-    if attributes:
-        params["attributes"] = attributes
-    bind(assert_p, failing, **params)
+    if any(isinstance(a, FormattedText) for a in error.args):
+        if len(error.args) != 1 or attributes:   # one text, formatted when it runs
+            next(a for a in error.args if isinstance(a, FormattedText))._needs_text()
+        template, operands = _template(error.args)   # `ValueError(f"got {x}")`
+        bind(assert_p, failing, *operands, template=template, error=type(error))
+    else:
+        params = {"template": (("text", str(error)),), "error": type(error),
+                  "args": error.args}
+        if attributes:
+            params["attributes"] = attributes
+        bind(assert_p, failing, **params)
     where = raised_at(error)
     if where is not None:  # the equation is traced from the `raise`, not the `if`
         builder.eqns[-1].source = where

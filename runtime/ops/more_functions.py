@@ -275,7 +275,9 @@ def _sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=F
     def gathered(base):
         lengths = list(dynamic_shape(base))
         for ax, w in zip(axes, windows):
-            starts = arange(lengths[ax] - w + 1)[:, None] + np.arange(w)
+            count = lengths[ax] - w + 1   # a traced int where the length is unknown
+            first = arange(count) if isinstance(count, Tracer) else np.arange(count)
+            starts = first[:, None] + np.arange(w)
             lengths[ax] = lengths[ax] - (w - 1)
             base = np.moveaxis(np.take(base, starts, axis=ax), ax + 1, -1)
         return base
