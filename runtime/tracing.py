@@ -31,6 +31,7 @@ from .errors import TracingError
 from .ir import Graph
 from .naming import variable_names
 from .ops.effects import stage_failure
+from .ops.text_values import text_value
 from .source import location_note, user_source
 from .texts import FormattedText
 from . import views
@@ -164,9 +165,11 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
                 stage_failure(error)
                 out = None
         out_leaves, out_tree = flatten(out)
-        for leaf in out_leaves:
+        for i, leaf in enumerate(out_leaves):
             if isinstance(leaf, FormattedText):
-                leaf.returned(name)   # its text exists only while the graph runs
+                if parent is not None:
+                    leaf.returned(name)   # its text exists only while the graph runs
+                out_leaves[i] = text_value(leaf)   # formatted when the graph runs
     if stand_ins == "loop":
         with builder:  # an outer value the body returns as it is is read by the graph's output
             for leaf in out_leaves:

@@ -248,6 +248,7 @@ NON_DIFFERENTIABLE = {
     "python_sorted": "Python's sorted of numbers run as it is (no permutation kept for a "
                      "cotangent); ag.grad refuses it naming the line",
     "print": "an effect without results; it runs in the forward pass",
+    "format_text": "a text (Python's formatting of the values) carries no cotangent",
     "assert": "an effect without results; it runs in the forward pass",
     "stack_new": "a stack carries no cotangent",
     "python_op": "Python numbers (weak values) are computed from Python numbers only",

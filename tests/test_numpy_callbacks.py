@@ -1,5 +1,6 @@
-"""`np.apply_along_axis` and `np.vectorize` of the user's function on traced arrays
-(autograph/operators/numpy_callbacks.py), each against eager NumPy."""
+"""`np.apply_along_axis` and `np.vectorize` of the user's function, and `np.fromiter` of
+the user's generator, on traced arrays (autograph/operators/numpy_callbacks.py), each
+against eager NumPy."""
 from __future__ import annotations
 
 import numpy as np
@@ -30,6 +31,13 @@ def _typed(x):
     return np.vectorize(lambda v: v * 1.5, otypes=[np.int64])(x)
 
 
+def _from_generators(x):
+    return (np.fromiter((v * 2 for v in x), dtype=float),
+            np.fromiter((v for v in x if v > 0), np.float32),          # a traced length
+            np.fromiter((v * 1.5 for v in x), dtype=np.int32, count=2),
+            np.fromiter(range(3), dtype=np.int64) + x[:3].astype(np.int64))
+
+
 CASES = [
     (_spread, lambda r: (r.normal(size=(3, 4)), 1)),
     (_spread, lambda r: (r.normal(size=(3, 4, 2)), 0)),
@@ -38,6 +46,7 @@ CASES = [
     (_int_results, lambda r: (r.normal(size=(2, 3)),)),
     (_clipped, lambda r: (r.normal(size=(2, 3)), r.normal(size=3))),
     (_typed, lambda r: (r.normal(size=4) * 3,)),
+    (_from_generators, lambda r: (r.normal(size=5) * 3,)),
 ]
 
 
@@ -64,3 +73,10 @@ def test_an_unknown_shape_is_a_clear_error():
                    input_signature=[ag.TensorSpec((None, 3), np.float64)])
     with pytest.raises(ag.TracingError, match="unknown shape"):
         f(np.ones((2, 3)))
+
+
+def test_fromiter_of_too_few_items_is_numpy_s_error():
+    def short(x):
+        return np.fromiter((v for v in x), dtype=float, count=9)
+    with pytest.raises(ValueError, match="iterator too short: Expected 9"):
+        ag.convert(short)(np.ones(4))

@@ -360,6 +360,7 @@ TESTED_ELSEWHERE = {
     "python_block": "tests/test_try_kernel_errors.py",  # a converted `try` statement
     "numpy_call": "tests/test_numpy_calls.py",   # NumPy's own, for what has no row
     "python_sorted": "tests/test_ordering_builtins.py",
+    "format_text": "tests/test_fstrings.py",   # a returned text of traced values
     "python_argsort": "tests/test_ordering_builtins.py",
 }
 

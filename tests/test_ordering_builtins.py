@@ -2,6 +2,8 @@
 (autograph/operators/ordering.py), each against eager Python on NumPy scalars."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -76,6 +78,35 @@ def test_sorted_of_a_1d_array_orders_its_items_as_python_does(values):
     want, got = _sorted_array(x), ag.convert(_sorted_array)(x)
     _same_numbers(want[0], got[0])
     _same_numbers(want[1:], got[1:])
+
+
+def _array_extremes(x):
+    return max(x), min(x)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from([0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan, 3.0]),
+                min_size=1, max_size=6), st.sampled_from([np.float64, np.float32]))
+def test_max_and_min_of_a_float_array_pick_its_items_as_python_does(values, dtype):
+    x = np.array(values, dtype)
+    want, got = _array_extremes(x), ag.convert(_array_extremes)(x)
+    _same_numbers(want, got)
+    assert [np.asarray(g).dtype for g in got] == [np.asarray(w).dtype for w in want]
+
+
+@pytest.mark.parametrize("x", [np.array([3, -1, 7, 7]), np.array([True, False]),
+                               np.array([5], np.uint8)])
+def test_max_and_min_of_an_int_array_are_its_extremes(x):
+    _same_numbers(_array_extremes(x), ag.convert(_array_extremes)(x))
+
+
+def test_max_of_an_empty_array_is_python_s_error_when_the_graph_runs():
+    run = ag.convert(_array_extremes).get_concrete_function(ag.TensorSpec((None,), np.float64))
+    _same_numbers(_array_extremes(np.array([2.0, 1.0])), run(np.array([2.0, 1.0])))
+    with pytest.raises(ValueError) as raised:
+        max(np.array([]))
+    with pytest.raises(ValueError, match=re.escape(str(raised.value))):
+        run(np.array([]))
 
 
 def test_sorted_of_mixed_types_is_refused_naming_them():

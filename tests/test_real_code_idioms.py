@@ -121,3 +121,18 @@ def test_texts_a_staged_block_chooses_are_returned_as_str():
     for x in (X, -X):
         want, got = label_by_sign(x), ag.convert(label_by_sign)(x)
         assert got == want and type(got[1]) is str and all(type(v) is str for v in got[0])
+
+
+def pivoted(a):
+    a = a.astype(float)
+    for k in range(a.shape[0]):
+        p = np.argmax(np.abs(a[k:, k])) + k   # traced
+        a[[k, p]] = a[[p, k]]                 # a row swap by an index list holding p
+        a[[p], k] += 0.5
+    return a
+
+
+@pytest.mark.parametrize("m", [np.array([[0.0, 2, 1], [1, 1, 1], [2, 1, 0]]),
+                               np.array([[3, 1], [-4, 2]]), np.eye(3)[::-1].copy()])
+def test_a_row_swap_with_a_traced_pivot_writes_as_eagerly(m):
+    np.testing.assert_array_equal(ag.convert(pivoted)(m.copy()), pivoted(m.copy()))

@@ -5,6 +5,7 @@
     not a        ->  ag__.not_(a)
     a < b < c    ->  ag__.and_(lambda: a < b, lambda: b < c)   (b a name or constant)
     a < f() < c  ->  ag__.compare_chain((lambda: a, lambda: f(), lambda: c), ('Lt', 'Lt'))
+    a in b       ->  ag__.in_(a, b)          (`not in`: ag__.not_in)
 """
 from __future__ import annotations
 
@@ -94,6 +95,11 @@ class _Logical(ExpressionTransformer):
         self.generic_visit(node)
         operands = [node.left] + node.comparators
         if len(node.ops) == 1:
+            if isinstance(node.ops[0], (gast.In, gast.NotIn)):
+                call = "in_" if isinstance(node.ops[0], gast.In) else "not_in"
+                return templates.replace_as_expression(f"ag__.{call}(item, container)",
+                                                       item=node.left,
+                                                       container=node.comparators[0])
             return node
         if all(_simple(o) for o in operands[1:-1]):
             pairs = [gast.Compare(left=a, ops=[op], comparators=[b])

@@ -35,7 +35,7 @@ from .ordering import ordering_call
 from .truths import truth_call
 from .frozen import warn_if_frozen
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
-from .numpy_callbacks import apply_along_axis, vectorize_call
+from .numpy_callbacks import apply_along_axis, fromiter, vectorize_call
 from .exceptions import refuse_graph_failures
 from .staging import initializing
 from .undefined import ld
@@ -132,6 +132,8 @@ def converted_call(f, args, kwargs):
         return list_call(f, args, kwargs)
     if f is np.apply_along_axis and len(args) >= 3 and isinstance(args[2], Tracer):
         return apply_along_axis(converted_call, *args, **kwargs)   # func1d converted
+    if f is np.fromiter and current_builder() is not None:
+        return fromiter(*args, **kwargs)   # its items may be traced numbers
     if isinstance(f, np.vectorize) and any(isinstance(a, Tracer) for a in args):
         vectorized = vectorize_call(converted_call, f, args, kwargs)
         if vectorized is not NotImplemented:

@@ -128,9 +128,15 @@ def getitem(value, key):
     if isinstance(value, (np.ndarray, np.generic)) and _traced(key):
         builder = current_builder()
         value = Tracer(builder, builder.const(np.asarray(value)))
-    if isinstance(value, Tracer):  # an index list holding traced values: an index array
-        key = tuple(map(_as_index, key)) if type(key) is tuple else _as_index(key)
+    if isinstance(value, Tracer):
+        key = index_key(key)
     return value[key]
+
+
+def index_key(key):
+    """`key` with each index list holding traced values (`[k, p]`, p traced) as an index
+    array, as NumPy reads the list."""
+    return tuple(map(_as_index, key)) if type(key) is tuple else _as_index(key)
 
 
 def _as_index(key):

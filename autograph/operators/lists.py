@@ -481,14 +481,28 @@ def _sum(target, start=0):
 
 def _in_order(stack):
     """The elements of `stack` added one after the other, as Python's `sum` adds them
-    (NumPy's `np.sum` adds pairwise, which rounds floats otherwise)."""
-    return np.cumsum(stack, axis=0)[-1]
+    (NumPy's `np.sum` adds pairwise, which rounds floats otherwise), in their own dtype:
+    `np.int8(1) + np.int8(2)` is an int8, where `np.cumsum` would widen it to int64
+    (a bool's sum is an int, as `0 + np.True_` is)."""
+    dtype = None if stack.dtype == np.bool_ else stack.dtype
+    return np.cumsum(stack, axis=0, dtype=dtype)[-1]
 
 
-def _extreme(reduce, what):
+def empty_sequence_message(f) -> str:
+    """What this Python's `max`/`min` says of an empty sequence (3.11 and 3.12 differ)."""
+    try:
+        f(())
+    except ValueError as error:
+        return str(error)
+    raise AssertionError(f"{f.__name__}(()) did not raise")
+
+
+def _extreme(reduce, builtin):
+    what = f"{builtin.__name__}()"
+
     def rule(target):
         _numbers(target, f"{what} of")
-        stack = target.nonempty(ValueError(f"{what} iterable argument is empty"))
+        stack = target.nonempty(ValueError(empty_sequence_message(builtin)))
         return target.element(reduce(stack), f"{what} of")
     return rule
 
@@ -533,8 +547,8 @@ _LIST_RULES = {
     np.concatenate: _concatenate,
     len: lambda target: convert_weak(dynamic_shape(target.stacked())[0], python_aval(0)),
     sum: _sum,
-    max: _extreme(np.max, "max()"),
-    min: _extreme(np.min, "min()"),
+    max: _extreme(np.max, max),
+    min: _extreme(np.min, min),
     list: lambda target: target.copy(),
     sorted: lambda target: target.copy() if is_unbound(target.stack) else
     TracedList(np.sort(_numbers(target, "sorting")), target.facts),

@@ -1,4 +1,4 @@
-"""`and`, `or`, `not`: lazy like Python, staged when an operand is traced."""
+"""`and`, `or`, `not` and `in`: lazy like Python, staged when an operand is traced."""
 from __future__ import annotations
 
 import operator
@@ -64,10 +64,35 @@ def not_(value):
     return not value
 
 
+def in_(item, container):
+    """`item in container`, staged where a traced number is looked up in a tuple, list or
+    set (Python compares it with each: identity, else `==`), or anything in a traced
+    array (NumPy's `(container == item).any()`); Python's own `in` otherwise."""
+    item = read_if_variable(item)
+    if isinstance(container, Tracer):
+        return (container == item).any()
+    if type(container) not in (tuple, list, set, frozenset) or not (
+            isinstance(item, Tracer) and item.ndim == 0
+            or any(isinstance(v, Tracer) and v.ndim == 0 for v in container)):
+        return item in container
+    if any(v is item for v in container):
+        return True
+    found = False
+    for value in container:
+        equal = item == value
+        found = equal if found is False else found | equal
+    return found
+
+
+def not_in(item, container):
+    """`item not in container` (see `in_`)."""
+    found = in_(item, container)
+    return np.logical_not(found) if isinstance(found, Tracer) else not found
+
+
 _COMPARISONS = {"Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt, "LtE": operator.le,
                 "Gt": operator.gt, "GtE": operator.ge, "Is": operator.is_,
-                "IsNot": operator.is_not, "In": lambda a, b: a in b,
-                "NotIn": lambda a, b: a not in b}
+                "IsNot": operator.is_not, "In": in_, "NotIn": not_in}
 
 
 def compare_chain(thunks, ops):

@@ -1,4 +1,5 @@
-"""NumPy functions that call the user's Python function: `np.apply_along_axis`, `np.vectorize`.
+"""NumPy functions that call the user's Python function: `np.apply_along_axis`, `np.vectorize`
+(and `np.fromiter`, which runs the user's generator).
 
 NumPy calls the function on each 1-d slice (or each element) of the array, so
 converted code does the same while tracing: the function, converted (its `if`
@@ -25,8 +26,12 @@ import numpy as np
 from autograph_runtime import Tracer, TracingError, dispatch
 from autograph_runtime.source import location_note, user_source
 
+from .array_likes import as_array, holds_traced
+from .lists import TracedList
+
 dispatch.staged_elsewhere.update({np.apply_along_axis: "autograph.operators.numpy_callbacks",
-                                  np.vectorize: "autograph.operators.numpy_callbacks"})
+                                  np.vectorize: "autograph.operators.numpy_callbacks",
+                                  np.fromiter: "autograph.operators.numpy_callbacks"})
 
 
 def _gathered(results, shape):
@@ -82,3 +87,17 @@ def vectorize_call(convert, vectorized, args, kwargs):
         results = [np.asarray(r).astype(vectorized.otypes[0]) if not isinstance(r, Tracer)
                    else r.astype(vectorized.otypes[0]) for r in results]
     return _gathered(results, shape) if shape else results[0]
+
+
+def fromiter(iterable, dtype, count=-1, *, like=None):
+    """`np.fromiter(iterable, dtype, count)`: the items (traced numbers among them) in one
+    array of `dtype`, as NumPy fills it; NumPy's own call where no item is traced."""
+    if isinstance(iterable, TracedList) and count < 0:   # filtered: its length is traced
+        return iterable.eager_array("np.fromiter() of", dtype).astype(dtype)
+    items = list(itertools.islice(iterable, count) if count >= 0 else iterable)
+    if count >= 0 and len(items) < count:
+        raise ValueError(f"iterator too short: Expected {count} but iterator had only "
+                         f"{len(items)} items.")
+    if not holds_traced(items):
+        return np.fromiter(items, dtype, count)
+    return as_array(items).astype(dtype)

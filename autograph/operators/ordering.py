@@ -7,8 +7,9 @@ NaN included (`max(nan, 1.0)` is nan, `max(1.0, nan)` is 1.0) and ties keep
 the first (`max(0.0, -0.0)` is 0.0), and mixing a traced int with a float
 is the same `PathTypeError` as `x if c else 1.0`. The clamp real code writes,
 `min(max(i, 0), n - 1)` for a traced `i`, is staged; so are `max(xs)` and
-`min(xs)` of a list, tuple or generator of numbers. `key=` and `default=`, and arrays
-(whose truth Python refuses), are left to Python.
+`min(xs)` of a list, tuple or generator of numbers, and of a 1-d array (its items, as
+Python iterates them: the first of equal extremes, NaN only as the first item). `key=`
+and `default=`, and n-d arrays (whose truth Python refuses), are left to Python.
 
 `sorted(xs)` and `xs.sort()` of a list of traced numbers of one type (or `sorted` of
 a 1-d traced array of known length, whose items Python orders) stage
@@ -36,10 +37,15 @@ from __future__ import annotations
 import operator
 import types
 
+import numpy as np
+
 from autograph_runtime import Tracer
+from autograph_runtime.ops.effects import assert_
+from autograph_runtime.ops.introspection import dynamic_shape
 from autograph_runtime.ops.python_calls import python_argsort, python_sorted
 
 from .conditionals import if_exp
+from .lists import empty_sequence_message
 
 _PICKS = {max: operator.gt, min: operator.lt}
 
@@ -58,8 +64,26 @@ def ordering_call(f, args: tuple, kwargs: dict):
         return f(items, **kwargs) if picked is NotImplemented else picked
     if kwargs:
         return NotImplemented
+    if len(args) == 1 and isinstance(args[0], Tracer) and args[0].ndim == 1 and \
+            args[0].dtype.kind in "biuf":
+        return _array_extreme(f, args[0])
     return _picked(better, tuple(args[0]) if len(args) == 1 and type(args[0]) in (list, tuple)
                    else args)
+
+
+def _array_extreme(f, x):
+    """`max(x)` / `min(x)` of a 1-d traced array as Python's fold over its items picks:
+    the first item that equals the extreme (ties, `0.0` and `-0.0` too, keep the first),
+    and NaN only where it is the first item (nothing compares greater than it, nor it
+    greater than anything after it)."""
+    length = dynamic_shape(x)[0]
+    assert_(length > 0, ValueError(empty_sequence_message(f)))
+    if x.dtype.kind != "f":
+        return np.max(x) if f is max else np.min(x)
+    beyond = -np.inf if f is max else np.inf
+    extreme = (np.max if f is max else np.min)(np.where(np.isnan(x), beyond, x))
+    first = x[np.argmax(x == extreme)]
+    return np.where(np.isnan(x[0]), x[0], first)
 
 
 def _picked(better, values):

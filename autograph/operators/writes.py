@@ -31,6 +31,7 @@ from autograph_runtime.source import location_note, user_source
 from ..pyct.errors import ConversionError
 from . import composite
 from .array_writes import is_inner, write_array
+from .conversions import index_key
 from .staging import in_staged_block, threaded_by_block
 
 
@@ -74,6 +75,8 @@ def setitem(target, index, value, label: str):
     """`target[index] = value`; returns the target written in place, or the new array."""
     if _written_back(value, label):
         return target
+    if isinstance(target, (Tracer, np.ndarray)):
+        index = index_key(index)   # `A[[k, p]] = ...` with p traced
     written = write_array(target, index, value, label)
     if written is not NotImplemented:
         if written is target and isinstance(target, Tracer) and target.viewing is not None:

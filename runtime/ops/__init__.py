@@ -40,6 +40,7 @@ from . import (  # noqa: F401
     staged_calls,
     statistics,
     state,
+    text_values,
     updates,
     while_loop,
     while_primitive,

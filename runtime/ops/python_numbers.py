@@ -162,7 +162,7 @@ def python_number_output(expr: str, aval: AbstractValue, xp, global_name) -> str
     (weak) as a 0-d array of its dtype, as every traced value is returned (an int
     beyond int64 raises NumPy's `OverflowError` rather than wrapping); a 0-d string
     as Python's `str` (`"neg"` chosen by a staged `if`), which eager code holds."""
-    if aval.ndim == 0 and aval.dtype.kind in "US":   # a text: Python's str (bytes)
+    if aval.ndim == 0 and aval.dtype.kind in "UST":   # a text: Python's str (bytes)
         return f"{global_name(_text, 'text')}({expr})"
     if not aval.weak:
         return expr
