@@ -12,7 +12,7 @@ described in the project's API document and the README.
 from . import runtime_package as _runtime_package  # noqa: F401  (first: binds `autograph_runtime`)
 from autograph_runtime import source as _source
 from autograph_runtime.errors import (AutographError, DaskGatherError, ExportError, PathTypeError,
-                                      TracingError)
+                                      TracingError, UnhashableTracedValue)
 from autograph_runtime.dask_gather import OneChunkWarning
 from autograph_runtime.onnx import ExportWarning
 from autograph_runtime.ops.introspection import dynamic_shape as shape
@@ -28,6 +28,7 @@ from .conversion import to_code
 from .convert import convert
 from .device import device
 from . import error_hints as _error_hints  # noqa: F401 - the runtime's hints, in ag's names
+from .eager_fallback import FallbackWarning, set_eager_fallback
 from .eager_mode import functions_run_eagerly, run_functions_eagerly
 from .function import ConcreteFunction, GraphFunction, RetracingWarning
 from .gradients import grad, value_and_grad
@@ -64,7 +65,8 @@ __all__ = [
     "set_tier", "__version__", "UnrolledLoopWarning", "FrozenRandomWarning",
     "SerializationError", "run_functions_eagerly", "functions_run_eagerly", "set_verbosity",
     "set_traceback_filtering", "FrozenValueWarning", "export_onnx", "ExportError",
-    "ExportWarning", "OneChunkWarning", "DaskGatherError",
+    "ExportWarning", "OneChunkWarning", "DaskGatherError", "FallbackWarning",
+    "set_eager_fallback", "UnhashableTracedValue",
 ]
 
 # The errors and warnings print as `autograph.TracingError`, never `runtime.errors....`

@@ -8,7 +8,8 @@ from .function import GraphFunction
 
 def convert(fn: Callable | None = None, *, input_signature: Sequence | None = None,
             autograph: bool = True, reduce_retracing: bool = False,
-            tier: str | None = None) -> GraphFunction | Callable[[Callable], GraphFunction]:
+            tier: str | None = None, eager_fallback: bool | None = None
+            ) -> GraphFunction | Callable[[Callable], GraphFunction]:
     """Makes `fn` a graph function; usable bare (`@convert`) or with arguments.
 
     Args:
@@ -28,10 +29,15 @@ def convert(fn: Callable | None = None, *, input_signature: Sequence | None = No
         one graph with unknown dimensions instead of one graph per shape.
       tier: `"numpy"`, `"native"` (machine code by Numba) or `"auto"` (native once a
         graph is hot and measured faster); None takes `ag.set_tier`'s (`autograph.tiers`).
+      eager_fallback: whether a call whose trace is refused (something a graph cannot
+        hold) runs the function as plain Python, with a `FallbackWarning`, rather than
+        raise; None takes `ag.set_eager_fallback`'s, True by default
+        (`autograph.eager_fallback`).
     """
     def wrap(function):
         if isinstance(function, GraphFunction):
             function = function.python_function
         return GraphFunction(function, input_signature=input_signature, autograph=autograph,
-                             reduce_retracing=reduce_retracing, tier=tier)
+                             reduce_retracing=reduce_retracing, tier=tier,
+                             eager_fallback=eager_fallback)
     return wrap if fn is None else wrap(fn)

@@ -37,7 +37,7 @@ from autograph_runtime.source import note_original_location, user_stacklevel
 from autograph_runtime.tracer import _stack as _tracing   # its `builders`: read on every call
 from autograph_runtime.tracing import is_array, trace_to_graph
 
-from . import argument_containers, trace_log
+from . import argument_containers, eager_fallback, trace_log
 from .ahead import ConvertedAhead
 from .conversion import check_convertible
 from .concrete import ConcreteFunction
@@ -73,9 +73,11 @@ class GraphFunction:
     """A Python function that runs as a graph: traced once per input signature."""
 
     def __init__(self, fn, *, input_signature=None, autograph=True, reduce_retracing=False,
-                 tier=None, _share_key=None, _eager=True):
+                 tier=None, eager_fallback=None, _share_key=None, _eager=True):
         check_convertible(fn)
         self.tier = check_tier(tier)
+        self.eager_fallback = eager_fallback   # None: `ag.set_eager_fallback`'s (eager_fallback.py)
+        self._refused: dict = {}   # cache key -> the refusal of its trace, where calls fell back
         _take_names(self, fn)
         self.python_function = fn
         # what runs under ag.run_functions_eagerly(True): the unconverted function (None:
@@ -158,7 +160,13 @@ class GraphFunction:
         sig = flatten_call(self._signature, args, kwargs, self._param_specs,
                            self._apply_defaults, self.__qualname__)
         tracing = current_builder() is not None
-        concrete, key = self._lookup(sig)
+        try:
+            concrete, key = self._lookup(sig)
+        except Exception as error:
+            if tracing or not self._falls_back(error):
+                raise
+            self._fall_back(sig.cache_key(self._device_for(sig)), error)
+            return self._eager(*args, **kwargs)
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
         if tracing:
             return concrete.call_in_trace(inputs)
@@ -219,10 +227,31 @@ class GraphFunction:
             with self._lock:
                 concrete = self._traces.get(key)
                 if concrete is None:
+                    refused = self._refused.get(key)
+                    if refused is not None:   # calls like this one run eagerly
+                        raise refused
                     concrete = self._relaxed_match(key, sig) or self._trace(sig, key.device)
                     if not concrete.closure:   # else it holds the caller's traced values
                         self._remember(key, concrete)
         return concrete, key
+
+    def _falls_back(self, error: BaseException) -> bool:
+        """Whether a call whose trace raised `error` runs the function eagerly instead."""
+        enabled = self.eager_fallback
+        if enabled is None:
+            enabled = eager_fallback.settings.eager_fallback
+        return enabled and self._eager is not None and eager_fallback.is_refusal(error) \
+            and current_device() == "cpu"
+
+    def _fall_back(self, key: CacheKey, error: BaseException) -> None:
+        """Calls with `key` run the function eagerly from now on (eager_fallback.py); the
+        first one warns."""
+        with self._lock:
+            if key in self._refused:
+                return
+            self._refused[key] = error
+        warnings.warn(eager_fallback.warning_text(self.__qualname__, error),
+                      eager_fallback.FallbackWarning, stacklevel=user_stacklevel())
 
     def _remember(self, key: CacheKey, concrete):
         for evicted in self._traces.remember(key, concrete):
@@ -398,7 +427,8 @@ class GraphFunction:
             method = GraphFunction(_weak_method(self.python_function, ref, self._conversion),
                                    input_signature=self.input_signature,
                                    autograph=self.autograph,
-                                   reduce_retracing=self.reduce_retracing, tier=self.tier)
+                                   reduce_retracing=self.reduce_retracing, tier=self.tier,
+                                   eager_fallback=self.eager_fallback)
             bound = self._bound_instances[id(instance)] = (ref, method)
         return bound[1]
 

@@ -43,7 +43,7 @@ INFIX = {
     "remainder": "%", "matmul": "@", "equal": "==", "not_equal": "!=",
     "less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=",
     "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "left_shift": "<<",
-    "right_shift": ">>",
+    "right_shift": ">>", "power": "**",
 }
 PREFIX = {"negative": "-", "positive": "+", "invert": "~"}
 

@@ -19,6 +19,12 @@ class PathTypeError(TracingError):
     another that NumPy promotes differently (`runtime.weak_joins`)."""
 
 
+class UnhashableTracedValue(TracingError, TypeError):
+    """A traced number used as a dict key or a set member: eager code hashes the NumPy
+    scalar, which a traced value has no value for while tracing. Python's `TypeError`
+    for an unhashable object too, so code catching that catches it."""
+
+
 def add_note_once(error: BaseException, note: str) -> None:
     """Adds `note` to `error` unless an identical note is already there."""
     if note not in getattr(error, "__notes__", ()):

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 from . import dispatch, views
-from .errors import TracingError
+from .errors import TracingError, UnhashableTracedValue
 from .hints import hint
 from .source import is_user_file, location_note, numpy_caller, user_frame, user_source
 
@@ -42,8 +42,9 @@ class Tracer:
     __array_priority__ = 1000
 
     def __hash__(self):   # unhashable, like ndarray; Python's TypeError, saying why
-        raise TypeError(f"unhashable type: 'Tracer' ("
-                        f"{_concrete_needed(self, 'a dict key or a set member')})")
+        error = UnhashableTracedValue if self.ndim == 0 else TypeError   # a refusal, or eager's
+        raise error(f"unhashable type: 'Tracer' ("
+                    f"{_concrete_needed(self, 'a dict key or a set member')})")
 
     def __init__(self, builder, node):
         self.builder = builder

@@ -93,12 +93,14 @@ def oracle_of(fn):
 
 
 def graph_function_of(fn, input_signature=None, tier=None) -> GraphFunction:
-    """A fresh graph function of `fn` (keeping the options of one `fn` already is)."""
+    """A fresh graph function of `fn` (keeping the options of one `fn` already is), whose
+    refusals are errors: the check is of its graph, never of an eager fallback."""
     if isinstance(fn, GraphFunction):
         return convert(fn.python_function, autograph=fn.autograph,
                        input_signature=input_signature or fn.input_signature,
-                       reduce_retracing=fn.reduce_retracing, tier=tier or fn.tier)
-    return convert(fn, input_signature=input_signature, tier=tier)
+                       reduce_retracing=fn.reduce_retracing, tier=tier or fn.tier,
+                       eager_fallback=False)
+    return convert(fn, input_signature=input_signature, tier=tier, eager_fallback=False)
 
 
 def calls_for(args, kwargs, second_args=None, second_kwargs=None) -> list[Call]:

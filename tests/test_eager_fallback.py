@@ -1,0 +1,132 @@
+"""Eager fallback (autograph/eager_fallback.py): a call whose trace is refused runs the
+function as plain Python, with eager NumPy's answer and one `FallbackWarning` per
+signature; where a graph is asked for, the refusal is still an error.
+
+The suite runs with the fallback off (tests/conftest.py); these tests turn it on, as it
+is for users."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import autograph as ag
+from autograph.testing import assert_graph_equivalent
+
+
+@pytest.fixture(autouse=True)
+def fallback_on():
+    before = ag.set_eager_fallback(True)
+    yield
+    ag.set_eager_fallback(before)
+
+
+def bfs(adj, start):
+    n = adj.shape[0]
+    seen = np.zeros(n, bool)
+    seen[start] = True
+    queue, order = [start], []
+    while queue:                       # a queue whose length traced values decide
+        v = queue.pop(0)
+        order.append(v)
+        for u in range(n):
+            if adj[v, u] and not seen[u]:
+                seen[u] = True
+                queue.append(u)
+    return order
+
+
+ADJ = np.array([[0, 1, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1], [0, 0, 0, 0]])
+
+
+def test_a_refused_call_runs_eagerly_warning_once_per_signature(monkeypatch):
+    converted = ag.convert(bfs)
+    traces = []
+    trace = converted._trace
+    monkeypatch.setattr(converted, "_trace", lambda *a, **k: (traces.append(1), trace(*a, **k))[1])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for adj in (ADJ, ADJ.T.copy(), ADJ):
+            assert converted(adj, 0) == bfs(adj, 0)
+    fallbacks = [w for w in caught if w.category is ag.FallbackWarning]
+    assert len(fallbacks) == 1 and len(traces) == 1   # the signature is remembered
+    message = str(fallbacks[0].message)
+    assert message.startswith("bfs runs as plain Python") and "test_eager_fallback.py" in message
+    assert fallbacks[0].filename == __file__           # the warning points at the call
+    assert converted.trace_count == 0
+
+
+def test_eager_fallback_false_and_graph_requests_raise_the_refusal():
+    with pytest.raises(ag.TracingError, match="queue"):
+        ag.convert(bfs, eager_fallback=False)(ADJ, 0)
+    before = ag.set_eager_fallback(False)
+    try:
+        with pytest.raises(ag.TracingError, match="queue"):
+            ag.convert(bfs)(ADJ, 0)
+    finally:
+        ag.set_eager_fallback(before)
+    converted = ag.convert(bfs)
+    with pytest.warns(ag.FallbackWarning):
+        converted(ADJ, 0)
+    with pytest.raises(ag.TracingError, match="queue"):
+        converted.get_concrete_function(ADJ, 0)
+    with pytest.raises(AssertionError, match="queue"):
+        assert_graph_equivalent(bfs, ADJ, 0)
+
+
+def spread(x):
+    counts = {}
+    for v in x:
+        counts[v] = counts.get(v, 0) + 1   # a dict keyed by traced values
+    return max(counts.values()) * x.sum()
+
+
+def test_a_caller_traced_with_a_refused_callee_falls_back_as_a_whole():
+    inner = ag.convert(spread)
+
+    @ag.convert
+    def outer(x):
+        return inner(x) + x.mean()
+    x = np.array([1.0, 2.0, 2.0, 5.0])
+    with pytest.warns(ag.FallbackWarning, match="outer"):
+        got = outer(x)
+    assert got == spread(x) + x.mean()
+
+
+def test_gradients_need_the_graph():
+    def loss(x):
+        return spread(x) * 1.0
+    with pytest.raises(ag.TracingError):
+        ag.grad(loss)(np.array([1.0, 2.0, 2.0]))
+
+
+def test_errors_the_function_raises_are_not_swallowed():
+    @ag.convert
+    def checked(x):
+        if x.shape[0] < 2:
+            raise ValueError("need two values")
+        return x
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ag.FallbackWarning)   # no fallback happens
+        with pytest.raises(ValueError, match="need two values"):
+            checked(np.ones(1))
+
+
+def test_a_method_keeps_its_instance_s_fallback_setting():
+    class Counter:
+        def __init__(self):
+            self.seen = set()
+
+        @ag.convert(eager_fallback=False)
+        def strict(self, x):
+            return spread(x)
+
+        @ag.convert
+        def lenient(self, x):
+            return spread(x)
+    c, x = Counter(), np.array([3.0, 3.0])
+    with pytest.raises(ag.TracingError):
+        c.strict(x)
+    with pytest.warns(ag.FallbackWarning):
+        assert c.lenient(x) == spread(x)
