@@ -170,9 +170,12 @@ def write(target, result, what: str) -> None:
         if view.derive is None:
             raise _unfollowed(target, chain[-1], view.base, what)
         chain.append(view.base)
-    for t in family(target):  # the views of this graph (those of finished blocks are dead)
-        if t.builder is target.builder and t.viewing is not None and t.viewing.derive is None:
+    members = [t for t in family(target) if t.builder is target.builder]
+    for t in members:  # the views of this graph (those of finished blocks are dead)
+        if t.viewing is not None and t.viewing.derive is None:
             raise _unfollowed(target, t, t.viewing.base, what)
+    from .shared_results import refuse_guarded   # imports this module
+    refuse_guarded(target, members, what)
     new = [result]
     for t in chain[:-1]:
         new.append(t.viewing.scatter(t.viewing.base, new[-1]))
