@@ -17,72 +17,15 @@ conditional view another value still holds (`r = x` above), would each get an ar
 their own: a later write to one would miss the other, a silently different answer.
 Where they are that array on every path (`r = x` in both branches), the second is
 linked as a second name for the first (`views.SAME`). Otherwise they are `guard`ed
-(weakly, each with the other): a write in place to either, or to anything sharing their
+(`runtime.alias_guards`, weakly): a write in place to either, or to anything sharing their
 memory, is the `TracingError` naming them (`views.write`), and a later `if` taking them
 on guards its own results the same way.
 """
 from __future__ import annotations
 
-import weakref
-
 from . import views
-from .errors import TracingError
-from .source import location_note, user_source
+from .alias_guards import guard, partners
 from .tracer_value import Tracer
-
-# id(a Tracer) -> (a weak reference to it, weak references to its partners); an entry
-# whose Tracer died (its id reused) is ignored
-_guards: dict = {}
-
-
-def partners(value) -> list:
-    """The live Tracers `value` is guarded with."""
-    entry = _guards.get(id(value))
-    if entry is None or entry[0]() is not value:
-        return []
-    return [p for p in (ref() for ref in entry[1]) if p is not None]
-
-
-def guard(a, b) -> None:
-    """Makes a write in place to `a` or `b` (Tracers of one graph), or to what shares
-    their memory, a `TracingError` (`refuse_guarded`): they are one array on some paths
-    only, which the graph does not follow. Neither keeps the other alive."""
-    if a is b or any(p is b for p in partners(a)):
-        return
-    for holder, other in ((a, b), (b, a)):
-        entry = _guards.get(id(holder))
-        if entry is None or entry[0]() is not holder:
-            entry = _guards[id(holder)] = (weakref.ref(holder), [])
-            weakref.finalize(holder, _forget, id(holder), entry[0])
-        entry[1].append(weakref.ref(other))
-
-
-def _forget(key, ref) -> None:
-    entry = _guards.get(key)
-    if entry is not None and entry[0] is ref:
-        del _guards[key]
-
-
-def refuse_guarded(target, members, what: str) -> None:
-    """The `TracingError` for a write in place (`what`) to `target`, whose memory
-    `members` share, where one of them is guarded with a live value."""
-    if not _guards:
-        return
-    for member in members:
-        for partner in partners(member):
-            returned = next((v for v in (member, partner) if views.holds_returned(v.node.name)),
-                            None)
-            hint = ("return a copy of the array (`.copy()`)" if returned is not None else
-                    "copy one of them after the `if` (`y = y.copy()`), or bind them alike on "
-                    "every path")
-            raise TracingError(
-                f"in-place `{what}` on {views.name_of(target)}{location_note(user_source())}: "
-                f"{views.name_of(member)} and {views.name_of(partner)} are, on some paths of "
-                f"a staged `if` before it only, one array (a new one, or the array of its own "
-                f"of a value that is an older array on other paths): which memory they share "
-                f"depends on the path, which the graph cannot follow, and NumPy would change "
-                f"both; {hint}")
-
 
 class SharedResults:
     """The results of one staged `if` (positions `positions` of the branches' traces

@@ -50,6 +50,7 @@ import re
 import weakref
 from typing import Callable, NamedTuple
 
+from . import alias_guards
 from .errors import TracingError
 from .source import location_note, user_source
 
@@ -174,8 +175,7 @@ def write(target, result, what: str) -> None:
     for t in members:  # the views of this graph (those of finished blocks are dead)
         if t.viewing is not None and t.viewing.derive is None:
             raise _unfollowed(target, t, t.viewing.base, what)
-    from .shared_results import refuse_guarded   # imports this module
-    refuse_guarded(target, members, what)
+    alias_guards.refuse_guarded(target, members, what, name_of, holds_returned)
     new = [result]
     for t in chain[:-1]:
         new.append(t.viewing.scatter(t.viewing.base, new[-1]))
