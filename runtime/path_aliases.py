@@ -232,6 +232,26 @@ def loop_aliases(results: list, initial: list, body, carried: list, kept: list,
     return always, fresh, unfollowed
 
 
+def from_outside(results: list, body, carried: list, builder) -> list:
+    """`(i, array)` for the carried leaves whose body result shares, on some trips, the memory
+    of an array the loop reads from outside it (`retval_ = x` in a staged `if`, x not
+    the loop's state), as `builder`'s graph has it: the loop's result is then that array
+    on some paths, which it is linked to as a view that cannot be followed."""
+    found = []
+    for i in carried:
+        out, result = body.out_leaves[i], results[i]
+        if not isinstance(out, Tracer) or not isinstance(result, Tracer) or not result.ndim \
+                or result.builder is not builder or result.viewing is not None:
+            continue
+        root = views.root_of(out)
+        if root.builder is not body.builder and root.builder.is_ancestor_of(builder) \
+                or root.builder is builder:
+            outside = views.version_in(builder, root)
+            if outside.builder is builder and outside is not result:
+                found.append((i, outside))
+    return found
+
+
 def kept_in_some_trips(initial: list, body, carried: list, builder) -> list:
     """The carried leaves whose array from before the loop the body passes on in some
     trips only, where bool Tracers of the body say (conditional views made by staged

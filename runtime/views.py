@@ -50,6 +50,7 @@ import re
 import weakref
 from typing import Callable, NamedTuple
 
+from . import alias_guards
 from .errors import TracingError
 from .source import location_note, user_source
 
@@ -170,9 +171,11 @@ def write(target, result, what: str) -> None:
         if view.derive is None:
             raise _unfollowed(target, chain[-1], view.base, what)
         chain.append(view.base)
-    for t in family(target):  # the views of this graph (those of finished blocks are dead)
-        if t.builder is target.builder and t.viewing is not None and t.viewing.derive is None:
+    members = [t for t in family(target) if t.builder is target.builder]
+    for t in members:  # the views of this graph (those of finished blocks are dead)
+        if t.viewing is not None and t.viewing.derive is None:
             raise _unfollowed(target, t, t.viewing.base, what)
+    alias_guards.refuse_guarded(target, members, what, name_of, holds_returned)
     new = [result]
     for t in chain[:-1]:
         new.append(t.viewing.scatter(t.viewing.base, new[-1]))

@@ -247,9 +247,9 @@ def returns_it_from_a_nested_loop(n, x, p):
                               r"test_loop_rebinds.py:\d+ in returns_it_or_writes_it\): the value "
                               r"the function returns is, on some paths .* return a copy "
                               r"\(`return y.copy\(\)`\)"),
-    (returns_it_from_a_nested_loop, r"staged loop writes a traced value in place while the value "
-                                    r"the function returns, .* \(at .*test_loop_rebinds.py:\d+ "
-                                    r"in returns_it_from_a_nested_loop\).* return a copy"),
+    (returns_it_from_a_nested_loop, r"on 'y' \(at .*test_loop_rebinds.py:\d+ in "
+                                    r"returns_it_from_a_nested_loop\): 'y' and the value the "
+                                    r"function returns are, on some paths .* return a copy"),
 ])
 def test_a_returned_array_written_on_other_paths_is_refused_with_the_way_out(fn, message):
     with pytest.raises(ag.TracingError, match=message):
@@ -271,11 +271,21 @@ def writes_what_a_callee_returned(a, n):
     return v
 
 
-@pytest.mark.xfail(strict=True, reason="open, older than this change: a value a `return` "
-                   "inside a staged loop holds is not linked to the array it is, so a caller's "
-                   "write to it misses that array (the caller's argument here)")
+@pytest.mark.xfail(strict=True, raises=ag.TracingError, reason="open: the loop does not "
+                   "carry x (read from outside it), so its result for `retval_` cannot be "
+                   "the conditional view of x a carried flag would make it; once a silently "
+                   "different answer, now refused (`path_aliases.from_outside`, the test below)")
 def test_a_caller_writing_an_array_a_callee_returned_from_a_loop():
     check(writes_what_a_callee_returned, (np.array([1.0, 2.0, 3.0]), np.int64(2)))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_a_caller_writing_an_array_a_callee_returned_from_a_loop_is_refused(n):
+    # once a silent wrong answer: the write missed the caller's array `a`
+    with pytest.raises(ag.TracingError, match=r"in-place `add` on the value the function "
+                       r"returns \(at .*test_loop_rebinds.py:\d+ in "
+                       r"writes_what_a_callee_returned\): .*the very array 'a'"):
+        ag.convert(writes_what_a_callee_returned)(np.array([1.0, 2.0, 3.0]), np.int64(n))
 
 
 # -- the value a `return` holds, one of two names for the array (seed 971) -------------------
@@ -346,13 +356,23 @@ def second_name_taken_then_written(x, y):
     return x, r
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="open, older than this "
-                   "change (no relinking: the loop raises no RelinkNeeded): after `r = x` in "
-                   "the loop, a later write to x misses r, whether x is then the caller's "
-                   "array or a copy: a silently different answer")
+@pytest.mark.xfail(strict=True, raises=ag.TracingError, reason="open: the loop over y (of "
+                   "known length) is unrolled into staged `if`s; after `r = x` in one, r is, "
+                   "where x was copied, x's array of its own (a conditional view's), which "
+                   "`path_aliases` cannot link (one base per view): once a silently different "
+                   "answer, now refused (`shared_results`, the test below)")
 @pytest.mark.parametrize("y", [[0.5, -2.0, 3.0], [-0.5, -2.0, 3.0]])
 def test_a_second_name_taken_in_the_loop_follows_later_writes(y):
     check(second_name_taken_then_written, (np.array([0.0, -1.0, 1.5]), np.array(y)))
+
+
+@pytest.mark.parametrize("y", [[0.5, -2.0, 3.0], [-0.5, -2.0, 3.0], [2.0, 2.0, 2.0]])
+def test_a_second_name_taken_in_the_loop_is_refused_where_a_write_would_miss_it(y):
+    # the refusal names the write and its line (once a silent wrong answer: eager r is
+    # [3.5, 1, 6], the graph's was [0.5, -2, 3])
+    with pytest.raises(ag.TracingError, match=r"on 'x' \(at .*test_loop_rebinds.py:\d+ in "
+                       r"second_name_taken_then_written\): .* one array .* copy one of them"):
+        ag.convert(second_name_taken_then_written)(np.array([0.0, -1.0, 1.5]), np.array(y))
 
 
 def writes_through_a_view_in_a_loop_with_an_else(k, x):  # seed 971, cut down
@@ -398,3 +418,111 @@ def test_gradients_through_a_loop_that_writes_then_rebinds():
         for n in (1, 4):
             check_grad(scaled_while_viewed, x, y * 0.7, np.int64(n), argnums=(0, 1),
                        autograph=True)
+
+
+# -- one array under two names on some paths only (`runtime.shared_results`) -----------------
+
+def copied_and_named_twice_in_a_branch(x, y, c):
+    r = x * 1.0
+    if c > 0:
+        x = np.copy(y)
+        r = x                     # r and x: one new array on this path only
+    x += 1.0
+    return r, x
+
+
+def copied_then_named_in_a_later_if(x, y, c):
+    r = x
+    if c > 0:
+        x = np.copy(y)
+    if c < 5:
+        r = x                     # r: x's copy, or the caller's array
+    r += 1.0                      # the write through the second name
+    return r, x
+
+
+def named_twice_in_both_branches(x, y, c):
+    if c > 0:
+        x = np.copy(y)
+        r = x
+    else:
+        x = x * 2.0
+        r = x                     # r is x on every path: its second name
+    x += 1.0
+    return r, x
+
+
+def second_name_in_a_staged_range(x, y, n):
+    r = x
+    for i in range(n):            # n traced: a staged loop
+        if i == 1:
+            x = np.copy(y)
+        if i == 2:
+            r = x
+        x += 1.0
+    return r, x
+
+
+def second_name_in_a_while(x, y, n):
+    r = x
+    i = 0
+    while i < n:
+        i += 1
+        if y[i % 3] > 6.5:
+            r = x
+        else:
+            x = np.copy(y)
+        x += 1.0
+    return r, x
+
+
+def second_name_in_nested_loops(x, y, n):
+    r = x
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                x = np.copy(y)
+            elif j == 1:
+                r = x
+            x += 1.0
+    return r, x
+
+
+def second_name_in_the_first_trip(x, y):
+    r = x * 0.0
+    for v in y:                   # of known length: unrolled into staged `if`s
+        if v > 6.5:
+            r = x                 # the caller's array, on the trips that take it
+        x += 1.0
+    return r, x
+
+
+Y = np.array([5.0, 6.0, 7.0])
+
+
+@pytest.mark.parametrize("fn", [copied_and_named_twice_in_a_branch,
+                                copied_then_named_in_a_later_if])
+def test_one_array_under_two_names_on_some_paths_is_refused(fn):
+    for c in (-1, 1, 7):   # refused on every input: the graph is one for all
+        with pytest.raises(ag.TracingError, match=rf"\(at .*test_loop_rebinds.py:\d+ in "
+                           rf"{fn.__name__}\): .* one array"):
+            ag.convert(fn)(X.copy(), Y.copy(), np.int64(c))
+
+
+def test_one_array_under_two_names_on_every_path_follows_writes():
+    check(named_twice_in_both_branches, *[(X, Y, np.int64(c)) for c in (-1, 1)])
+
+
+def test_a_second_name_taken_in_some_trips_or_another_array_is_refused():
+    # r: the caller's array or the zeros from before: two arrays, one view base each
+    with pytest.raises(ag.TracingError, match=r"on 'x' \(at .*test_loop_rebinds.py:\d+ in "
+                       r"second_name_in_the_first_trip\): 'r' is, on some paths"):
+        ag.convert(second_name_in_the_first_trip)(X.copy(), Y.copy())
+
+
+@pytest.mark.parametrize("fn", [second_name_in_a_staged_range, second_name_in_a_while,
+                                second_name_in_nested_loops])
+def test_a_second_name_taken_in_a_staged_loop_is_refused(fn):
+    for n in (0, 1, 3):    # zero trips too: one graph for every trip count
+        with pytest.raises(ag.TracingError, match=rf"test_loop_rebinds.py:\d+ in {fn.__name__}"):
+            ag.convert(fn)(X.copy(), Y.copy(), np.int64(n))

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..abstract import AbstractValue, join_shapes, join_weak
 from ..backend import DASK_OVERRIDES
-from .. import path_aliases, views, weak_joins
+from .. import path_aliases, shared_results, views, weak_joins
 from ..errors import PathTypeError, TracingError
 from ..ir import Eqn, Graph, Literal
 from ..source import location_note, user_source
@@ -121,6 +121,8 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     passed, extra = in_place_outputs(live)    # inputs written in place: written through
     returned = [i for i in keep if names and i < len(names) and views.holds_returned(names[i])]
     aliases = path_aliases.BranchAliases([t, f], explicit_values, builder, keep, returned)
+    shared = shared_results.SharedResults([t, f], explicit_values, builder, keep,
+                                           flatten(operands)[0])
     true, false = (s.finish(keep, [s.inputs[k] for k in extra] + aliases.flags[b])
                    for b, s in enumerate((t, f)))
     joined = _unify_dtypes(true, false,
@@ -140,6 +142,7 @@ def cond(pred, true_fn, false_fn, *operands, names=None):
     finals = {k: results[j] for k, j in passed.items()} | dict(zip(extra, it))
     results = write_through(explicit_values, finals, results, passed)
     aliases.link(results, list(it))    # a result that is, on one path, an array from before
+    shared.link(results)               # results that are one array on some path
     return t.out_tree.unflatten(results)
 
 

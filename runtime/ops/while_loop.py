@@ -155,6 +155,8 @@ def _staged(cond_fn, body_fn, state, entry_names, first_writes=True, tracking=No
             call_p, init + cond_consts, {"graph": cond_graph})[0]))
     for i in unfollowed + [i for i in kept if i not in (tracking or ())]:
         path_aliases.link(results[i], leaves[i])
+    for i, outside in path_aliases.from_outside(results, body, carried, builder):
+        path_aliases.link(results[i], outside)   # an array from outside the loop, unfollowed
     return tree.unflatten(results)
 
 
