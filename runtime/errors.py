@@ -19,6 +19,18 @@ class PathTypeError(TracingError):
     another that NumPy promotes differently (`runtime.weak_joins`)."""
 
 
+class ContainerStagingError(TracingError):
+    """A staged `if` or loop cannot carry how it changes a Python list, dict or set (a
+    list used as a stack, a list of another length on each path). autograph runs a loop
+    refused so as Python when the graph runs instead (`autograph.operators.loop_islands`)."""
+
+
+class UnhashableTracer(TypeError):
+    """A traced value used as a dict key or a set member: Python's `TypeError`, which a
+    loop refused for it runs as Python when the graph runs instead, as for
+    `ContainerStagingError`."""
+
+
 def add_note_once(error: BaseException, note: str) -> None:
     """Adds `note` to `error` unless an identical note is already there."""
     if note not in getattr(error, "__notes__", ()):

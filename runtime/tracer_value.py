@@ -12,12 +12,13 @@ import sys
 import numpy as np
 
 from . import dispatch, views
-from .errors import TracingError
+from .errors import ContainerStagingError, TracingError, UnhashableTracer
 from .hints import hint
 from .source import is_user_file, location_note, numpy_caller, user_frame, user_source
 
 
-def _concrete_needed(tracer, what: str, situation: str = "") -> TracingError:
+def _concrete_needed(tracer, what: str, situation: str = "",
+                     kind=TracingError) -> TracingError:
     """The error for `tracer` used as `what`, with the hint for `situation` (runtime.hints)."""
     name = tracer.node.name
     subject = f"traced value {name!r} ({tracer.aval})" if name else \
@@ -25,7 +26,7 @@ def _concrete_needed(tracer, what: str, situation: str = "") -> TracingError:
     source, converted = user_frame()
     text = hint(situation, converted, source.function if source else "",
                 numpy_caller() or "NumPy") if situation else ""
-    return TracingError(
+    return kind(
         f"{subject} is known only when the graph runs, so it cannot be used as "
         f"{what}{location_note(source)}" + (f"; {text}" if text else ""))
 
@@ -42,7 +43,7 @@ class Tracer:
     __array_priority__ = 1000
 
     def __hash__(self):   # unhashable, like ndarray; Python's TypeError, saying why
-        raise TypeError(f"unhashable type: 'Tracer' ("
+        raise UnhashableTracer(f"unhashable type: 'Tracer' ("
                         f"{_concrete_needed(self, 'a dict key or a set member')})")
 
     def __init__(self, builder, node):
@@ -123,7 +124,8 @@ class Tracer:
         raise _concrete_needed(self, "a Python bool (if/while/and/or)", "bool")
 
     def __index__(self):
-        raise _concrete_needed(self, "a Python int (an index or range bound)")
+        raise _concrete_needed(self, "a Python int (an index or range bound)",
+                               kind=ContainerStagingError)
 
     def __int__(self):
         raise _concrete_needed(self, "a Python int")

@@ -36,12 +36,10 @@ def _py_function(cts, outs, *args, fn, **params):
                        f"with NumPy functions to differentiate it")
 
 
-def _python_block(cts, outs, *args, where, **params):
-    raise TracingError(f"the `try` statement of the `except` at {where} has no gradient: it "
-                       f"runs as Python when the graph runs (its handlers catch errors NumPy "
-                       f"raises then), and a gradient cannot flow through Python; "
-                       f"differentiate a function without the `try`, or test the condition "
-                       f"before it")
+def _python_block(cts, outs, *args, what, why, **params):
+    raise TracingError(f"{what} has no gradient: it runs as Python when the graph runs "
+                       f"({why}), and a gradient cannot flow through Python; differentiate "
+                       f"a function without it")
 
 
 def _real(g, out, x):

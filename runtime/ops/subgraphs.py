@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from ..abstract import AbstractValue, python_type
-from ..errors import AutographError
+from ..errors import AutographError, UnhashableTracer
 from ..ir import Eqn, Graph, Literal, Var
 from ..tracer import Tracer, current_builder
 from ..tracing import Traced, trace_to_graph
@@ -77,8 +77,9 @@ def deferring_errors(fn, on_error=None):
 def defer(error: Exception) -> bool:
     """Stages `error` where the graph being traced is, to be raised when it runs there
     (`effects.stage_failure`); False where it must be raised now: the project's own
-    errors, those `undeferred_errors` name, and those that cannot be remade."""
-    if isinstance(error, AutographError) or any(
+    errors (a traced dict key's `UnhashableTracer` too: a loop around may run as Python
+    instead), those `undeferred_errors` name, and those that cannot be remade."""
+    if isinstance(error, (AutographError, UnhashableTracer)) or any(
             undeferred(error) for undeferred in undeferred_errors):
         return False
     return stage_failure(error)
