@@ -68,6 +68,7 @@ from .containers import (
 from . import carries, opaque_containers, staging
 from .in_place import carried, carrying, read_only
 from .lists import TracedList, fits, shape_text, stage_list
+from .undefined import Undefined
 
 
 class _Frames(threading.local):
@@ -665,6 +666,8 @@ def _reached_from_outside(label: str) -> bool:
 
 def set_item(target, index, value, label: str):
     """`target[index] = value` on a dict, list or other non-array; returns `target`."""
+    if isinstance(target, Undefined):   # unbound, or a list only a loop run as Python has
+        raise target.error()
     if isinstance(target, TracedList):
         if _frames.stack:
             raise _Retry(_frames.stack[-1][0], list_name=label)

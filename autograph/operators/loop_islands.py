@@ -49,7 +49,7 @@ from autograph_runtime import Tracer, TracingError, current_builder
 from autograph_runtime.abstract import AbstractValue, python_aval
 from autograph_runtime.errors import ContainerStagingError, UnhashableTracer, add_note_once
 from autograph_runtime.ops.python_block import python_block_p
-from autograph_runtime.source import user_source
+from autograph_runtime.source import original_location, user_source
 from autograph_runtime.tracer import bind, outside_tracing
 from autograph_runtime.tracer_value import write_in_place
 
@@ -115,6 +115,15 @@ def _own_containers(cells) -> list:
             and own.get(name, None) is value]
 
 
+def _loop_line(function):
+    """The user's line of the loop whose test (a `while`'s) or body (a `for`'s, binding
+    its target first) converted `function` is: that of its first statement."""
+    code = function.__code__
+    lines = [line for _, _, line in code.co_lines() if line and line != code.co_firstlineno]
+    return original_location(code.co_filename, min(lines), code.co_name) if lines \
+        else user_source()
+
+
 def _aval(value):
     """The type the graph holds `value` as after the loop, or None where it cannot."""
     if isinstance(value, Tracer):
@@ -130,7 +139,7 @@ class _Attempt:
     """What a loop reads at the loop, taken before staging it is tried."""
 
     def __init__(self, builder, functions, iterable, state, names):
-        source = user_source()
+        source = _loop_line(functions[-1] if iterable is not None else functions[0])
         self.where = f"{source.filename}:{source.lineno}" if source else "<unknown>"
         kind = "while" if iterable is None else "for"
         self.what = f"the `{kind}` loop at {self.where}"
@@ -144,6 +153,7 @@ class _Attempt:
         self.carried = len(self.templates.operands)   # those of the state and iterable
         cells = _closure_cells(functions)
         self.cells = [(cell, self.templates.of(value)) for cell, _, value in cells]
+        self.at_loop = [value for _, _, value in cells]   # an inner island may rebind one
         self.own = _own_containers(cells)   # changed when the graph runs, then dropped
         self.cell_names = [name for _, name, _ in cells]
         self.watched = watch(dict(zip(names, state)), every=True)   # as staging may change
@@ -152,6 +162,8 @@ class _Attempt:
     def undo(self) -> None:
         self.trace_undo.undo()
         put_back(self.watched)
+        for (cell, _), value in zip(self.cells, self.at_loop):
+            cell.cell_contents = value
 
     def island(self, loop, refusal):
         """The loop as one `python_block`; the state after it."""

@@ -15,7 +15,9 @@ from ..ops.py_function import py_function_p
 from ..ops.python_block import python_block_p
 from ..ops.sorting import sort_p
 from ..ops.state import read_variable_p
+from ..tracer import bind
 from .cotangents import reshape_like
+from .linearize import linearize_rules
 
 
 def _sort(g, out, x, *, axis=-1, kind=None):
@@ -42,6 +44,14 @@ def _python_block(cts, outs, *args, what, why, **params):
                        f"a function without it")
 
 
+def _linearize_python_block(args, active, **params):
+    """Refused as soon as a differentiated value flows in: a Python number the block
+    gives (weak, so carrying no cotangent) would silently stop the gradient there."""
+    if any(active):
+        _python_block(None, None, **params)
+    return bind(python_block_p, *args, **params), None
+
+
 def _real(g, out, x):
     if np.iscomplexobj(np.zeros((), x.dtype)):
         raise TracingError("no gradient for np.real of a complex array (complex gradients are "
@@ -66,3 +76,4 @@ primitives.vjp_rules[imag_p] = _imag
 primitives.vjp_rules[read_variable_p] = _read_variable
 primitives.vjp_rules[py_function_p] = _py_function
 primitives.vjp_rules[python_block_p] = _python_block
+linearize_rules[python_block_p] = _linearize_python_block
