@@ -145,13 +145,16 @@ class IslandOnly(Undefined):
         return f"IslandOnly({self.name!r})"
 
     def error(self) -> ContainerStagingError:
-        kind = "a variable the loop binds first" if self.reason.startswith("first bound") \
-            else "a Python container or object the loop may change"
+        read = f"{self.name!r} is read{location_note(user_source())} after it"
+        if self.reason is None:
+            return ContainerStagingError(
+                f"{self.name!r} is first bound in {self.what}, which runs as Python when the "
+                f"graph runs (a staged loop cannot carry its Python containers), and {read}: "
+                f"the graph cannot type it; bind it before the loop")
         return ContainerStagingError(
-            f"{self.name!r} is read{location_note(user_source())} after {self.what}, which "
-            f"runs as Python when the graph runs (staging it was refused: {self.reason}); "
-            f"{self.name!r} is {kind}, which a graph cannot hold: use it inside the loop, "
-            f"or give the graph arrays and numbers to carry out of it")
+            f"{self.reason}\nSo {self.what} runs as Python when the graph runs, and {read}: "
+            f"a Python container or object the loop may change is no value a graph can "
+            f"hold; use it inside the loop, or carry arrays and numbers out of it")
 
     def __ag_returned__(self, function: str):
         raise self.error()

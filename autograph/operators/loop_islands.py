@@ -40,6 +40,7 @@ has no gradient through it, no ONNX export and no native tier.
 """
 from __future__ import annotations
 
+import collections
 import threading
 import types
 
@@ -111,7 +112,8 @@ def _own_containers(cells) -> list:
     the function being traced (not a closure's of code outside it, which outlive it)."""
     own = _user_locals()
     return [i for i, (_, name, value) in enumerate(cells)
-            if (type(value) in (list, dict, set) or is_plain_object(value))
+            if (isinstance(value, (list, dict, set, collections.deque)) or
+                is_plain_object(value))
             and own.get(name, None) is value]
 
 
@@ -181,8 +183,8 @@ class _Attempt:
                        names=tuple(names), out_avals=tuple(avals), what=self.what, why=WHY)
         for k, value in zip(written, results[len(outs):]):
             write_in_place(operands[k], value, self.what)
-        final = [IslandOnly(name, self.what, "first bound in the loop" if isinstance(
-            value, Undefined) else str(refusal)) for name, value in zip(self.names, self.state)]
+        final = [IslandOnly(name, self.what, None if isinstance(value, Undefined) else
+                            str(refusal)) for name, value in zip(self.names, self.state)]
         for (i, _), value in zip(outs, results):
             final[i] = value
         for i in self.own:   # what later code reads of them is the trace's: refused

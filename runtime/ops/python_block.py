@@ -11,7 +11,7 @@ values it assigns) on the graph's arrays:
   used as a stack, a dict keyed by traced values: `autograph/operators/
   loop_islands.py`), so that Python runs it on the graph's values.
 
-`what` names the statement (`the \`while\` loop at f.py:5`), `why` says why
+`what` names the statement ("the `while` loop at f.py:5"), `why` says why
 it runs as Python; both reach the errors below. The outputs' types come from
 the trace (of the statement, or of the values at the loop); what the
 statement gives when it runs must have them, else a `TypeError` names the
