@@ -12,13 +12,12 @@ import sys
 import numpy as np
 
 from . import dispatch, views
-from .errors import ContainerStagingError, TracingError, UnhashableTracer
+from .errors import TracingError, UnhashableTracer
 from .hints import hint
 from .source import is_user_file, location_note, numpy_caller, user_frame, user_source
 
 
-def _concrete_needed(tracer, what: str, situation: str = "",
-                     kind=TracingError) -> TracingError:
+def _concrete_needed(tracer, what: str, situation: str = "") -> TracingError:
     """The error for `tracer` used as `what`, with the hint for `situation` (runtime.hints)."""
     name = tracer.node.name
     subject = f"traced value {name!r} ({tracer.aval})" if name else \
@@ -26,7 +25,7 @@ def _concrete_needed(tracer, what: str, situation: str = "",
     source, converted = user_frame()
     text = hint(situation, converted, source.function if source else "",
                 numpy_caller() or "NumPy") if situation else ""
-    return kind(
+    return TracingError(
         f"{subject} is known only when the graph runs, so it cannot be used as "
         f"{what}{location_note(source)}" + (f"; {text}" if text else ""))
 
@@ -124,8 +123,7 @@ class Tracer:
         raise _concrete_needed(self, "a Python bool (if/while/and/or)", "bool")
 
     def __index__(self):
-        raise _concrete_needed(self, "a Python int (an index or range bound)",
-                               kind=ContainerStagingError)
+        raise _concrete_needed(self, "a Python int (an index or range bound)")
 
     def __int__(self):
         raise _concrete_needed(self, "a Python int")
