@@ -15,7 +15,7 @@ import numpy as np
 
 from autograph_runtime import Tracer
 from autograph_runtime.abstract import python_type
-from autograph_runtime.errors import ContainerStagingError
+from autograph_runtime.errors import ContainerStagingError, UnhashableTracer
 from autograph_runtime.source import location_note, user_source
 
 from .containers import is_plain_object
@@ -134,7 +134,7 @@ class IslandOnly(Undefined):
     use while tracing (as an `Undefined`'s) is a `ContainerStagingError` naming it and
     the loop."""
 
-    __slots__ = ("what", "reason")
+    __slots__ = ("what", "reason")   # `reason`: the staging refusal, or None
     __unbound__ = False   # a later loop carries it as it is
 
     def __init__(self, name: str, what: str, reason: str):
@@ -151,7 +151,9 @@ class IslandOnly(Undefined):
                 f"{self.name!r} is first bound in {self.what}, which runs as Python when the "
                 f"graph runs (a staged loop cannot carry its Python containers), and {read}: "
                 f"the graph cannot type it; bind it before the loop")
-        return ContainerStagingError(
+        kind = type(self.reason) if isinstance(self.reason, UnhashableTracer) else \
+            ContainerStagingError   # today's refusal's type, saying what happened since
+        return kind(
             f"{self.reason}\nSo {self.what} runs as Python when the graph runs, and {read}: "
             f"a Python container or object the loop may change is no value a graph can "
             f"hold; use it inside the loop, or carry arrays and numbers out of it")

@@ -184,12 +184,12 @@ class _Attempt:
         for k, value in zip(written, results[len(outs):]):
             write_in_place(operands[k], value, self.what)
         final = [IslandOnly(name, self.what, None if isinstance(value, Undefined) else
-                            str(refusal)) for name, value in zip(self.names, self.state)]
+                            refusal) for name, value in zip(self.names, self.state)]
         for (i, _), value in zip(outs, results):
             final[i] = value
         for i in self.own:   # what later code reads of them is the trace's: refused
             self.cells[i][0].cell_contents = IslandOnly(self.cell_names[i], self.what,
-                                                        str(refusal))
+                                                        refusal)
         return tuple(final)
 
 
