@@ -11,8 +11,9 @@ described in the project's API document and the README.
 """
 from . import runtime_package as _runtime_package  # noqa: F401  (first: binds `autograph_runtime`)
 from autograph_runtime import source as _source
-from autograph_runtime.errors import (AutographError, DaskGatherError, ExportError, PathTypeError,
-                                      TracingError, UnhashableTracedValue)
+from autograph_runtime.errors import (AutographError, ContainerStagingError, DaskGatherError,
+                                      ExportError, PathTypeError, TracingError,
+                                      UnhashableTracedValue)
 from autograph_runtime.dask_gather import OneChunkWarning
 from autograph_runtime.onnx import ExportWarning
 from autograph_runtime.ops.introspection import dynamic_shape as shape
@@ -66,7 +67,7 @@ __all__ = [
     "SerializationError", "run_functions_eagerly", "functions_run_eagerly", "set_verbosity",
     "set_traceback_filtering", "FrozenValueWarning", "export_onnx", "ExportError",
     "ExportWarning", "OneChunkWarning", "DaskGatherError", "FallbackWarning",
-    "set_eager_fallback", "UnhashableTracedValue",
+    "set_eager_fallback", "UnhashableTracedValue", "ContainerStagingError",
 ]
 
 # The errors and warnings print as `autograph.TracingError`, never `runtime.errors....`

@@ -19,10 +19,17 @@ class PathTypeError(TracingError):
     another that NumPy promotes differently (`runtime.weak_joins`)."""
 
 
+class ContainerStagingError(TracingError):
+    """A staged `if` or loop cannot carry how it changes a Python list, dict or set (a
+    list used as a stack, a list of another length on each path). autograph runs a loop
+    refused so as Python when the graph runs instead (`autograph.operators.loop_islands`)."""
+
+
 class UnhashableTracedValue(TracingError, TypeError):
     """A traced number used as a dict key or a set member: eager code hashes the NumPy
     scalar, which a traced value has no value for while tracing. Python's `TypeError`
-    for an unhashable object too, so code catching that catches it."""
+    for an unhashable object too, so code catching that catches it; a loop refused for
+    it runs as Python when the graph runs instead, as for `ContainerStagingError`."""
 
 
 def add_note_once(error: BaseException, note: str) -> None:

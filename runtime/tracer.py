@@ -62,6 +62,17 @@ def recording_in(builder):
         _pop()
 
 
+@contextlib.contextmanager
+def outside_tracing():
+    """No builder is current in the block (Python run when a graph runs, in a kernel,
+    must not record into a graph being traced meanwhile); the stack is put back after."""
+    saved, _stack.builders = _stack.builders, []
+    try:
+        yield
+    finally:
+        _stack.builders = saved
+
+
 class GraphBuilder:
     """Records one graph. Use as a context manager around the traced code."""
 

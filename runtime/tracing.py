@@ -170,6 +170,8 @@ def trace_to_graph(fn, args: tuple, *, name: str, parent: GraphBuilder | None = 
                 if parent is not None:
                     leaf.returned(name)   # its text exists only while the graph runs
                 out_leaves[i] = text_value(leaf)   # formatted when the graph runs
+            elif hasattr(type(leaf), "__ag_returned__"):   # a value only the graph's run has
+                leaf.__ag_returned__(name)
     if stand_ins == "loop":
         with builder:  # an outer value the body returns as it is is read by the graph's output
             for leaf in out_leaves:

@@ -48,7 +48,7 @@ import types
 import numpy as np
 
 from autograph_runtime import Tracer, TracingError, current_builder, views
-from autograph_runtime.errors import AutographError
+from autograph_runtime.errors import AutographError, ContainerStagingError
 from autograph_runtime.source import is_library_file, location_note, user_source
 from autograph_runtime.tree import flatten
 
@@ -68,6 +68,7 @@ from .containers import (
 from . import carries, opaque_containers, staging
 from .in_place import carried, carrying, read_only
 from .lists import TracedList, fits, shape_text, stage_list
+from .undefined import Undefined
 
 
 class _Frames(threading.local):
@@ -252,7 +253,7 @@ class Block:
             if not self.loop and i < self.n:
                 problem = self._check_list((i,), a, b) or problem
             if problem:
-                raise TracingError(self._refusal(problem))
+                raise ContainerStagingError(self._refusal(problem))
 
     def _refusal(self, problem: str) -> str:
         where = ("a loop on a traced value changes it" if self.loop else
@@ -282,7 +283,7 @@ class Block:
                     and a.stack.dtype != b.stack.dtype and path not in self.casts:
                 raise _Retry(self, cast=(path, np.result_type(*dtypes), dtypes))
             if len(shapes) == 2 and not fits(*shapes):
-                raise TracingError(
+                raise ContainerStagingError(
                     f"list {label!r} holds elements of shape {shape_text(shapes[0])} on one "
                     f"path of an `if` on a traced value and {shape_text(shapes[1])} on "
                     f"another{location_note(user_source())}: a list whose length depends "
@@ -359,7 +360,7 @@ class Block:
         if changed:
             kind = {dict: "dict", list: "list"}.get(type(changed[0]), "object")
             where = "the body of a loop" if self.loop else "one branch of an `if`"
-            raise TracingError(
+            raise ContainerStagingError(
                 f"{self._label(path)!r} is changed in place in {where} on a traced value"
                 f"{location_note(user_source())} and is a new {kind} on another path: "
                 f"Python would leave the old {kind} changed on one path only, which a "
@@ -502,7 +503,7 @@ def _traced_block(state, names, stage, loop, stack_lists, builder, mark, extra):
                 stacked.add(retry.stack)
             if retry.list_name is not None:
                 if retry.list_name in lists or retry.list_name not in names:
-                    raise TracingError(
+                    raise ContainerStagingError(
                         f"item assignment `{retry.list_name}[...] = ...` to a list a "
                         f"staged loop appends to{location_note(user_source())} is not "
                         f"supported; write an item of an array instead") from None
@@ -513,7 +514,7 @@ def _traced_block(state, names, stage, loop, stack_lists, builder, mark, extra):
             for label, container in retry.containers:
                 extra.setdefault(id(container), (label, container))
             del builder.eqns[mark:]
-    raise TracingError(f"a staged block kept finding containers to carry"
+    raise ContainerStagingError(f"a staged block kept finding containers to carry"
                        f"{location_note(user_source())}")
 
 
@@ -665,16 +666,18 @@ def _reached_from_outside(label: str) -> bool:
 
 def set_item(target, index, value, label: str):
     """`target[index] = value` on a dict, list or other non-array; returns `target`."""
+    if isinstance(target, Undefined):   # unbound, or a list only a loop run as Python has
+        raise target.error()
     if isinstance(target, TracedList):
         if _frames.stack:
             raise _Retry(_frames.stack[-1][0], list_name=label)
-        raise TracingError(f"item assignment `{label}[...] = ...` to a list filled in a "
+        raise ContainerStagingError(f"item assignment `{label}[...] = ...` to a list filled in a "
                            f"staged loop{location_note(user_source())} is not supported; "
                            f"write an item of an array made with np.stack({label}) instead")
     if not is_threaded(target):
         _carry_or_refuse(f"item assignment `{label}[...] = ...`", target, label)
     if type(target) is list and isinstance(index, Tracer):
-        raise TracingError(
+        raise ContainerStagingError(
             f"`{label}[i] = ...` with a traced index i writes a Python list"
             f"{location_note(user_source())}, whose items a graph cannot pick by a value it "
             f"computes; make {label!r} an array (`{label} = np.zeros(n)`) instead")

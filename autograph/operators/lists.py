@@ -51,8 +51,8 @@ from __future__ import annotations
 import numpy as np
 
 import autograph_runtime as runtime
-from autograph_runtime import Tracer, TracingError, current_builder
-from autograph_runtime.errors import PathTypeError
+from autograph_runtime import Tracer, current_builder
+from autograph_runtime.errors import ContainerStagingError, PathTypeError
 from autograph_runtime.ops.effects import assert_
 from autograph_runtime.abstract import python_aval
 from autograph_runtime.ops.introspection import dynamic_shape
@@ -169,7 +169,7 @@ class TracedList:
                                mixed=self.facts.mixed or item.dtype != self.stack.dtype,
                                dtypes=self._grown_dtypes(item.dtype))
         if not fits(self.stack.shape[1:], item.shape[1:]):
-            raise TracingError(
+            raise ContainerStagingError(
                 f"list {self.name!r} holds elements of shape "
                 f"{shape_text(self.stack.shape[1:])} and is appended one of shape "
                 f"{shape_text(item.shape[1:])}"
@@ -205,7 +205,7 @@ class TracedList:
         from .composite import in_staged_block
         own = isinstance(self.stack, Tracer) and self.stack.builder is current_builder()
         if in_staged_block() and not own:
-            raise TracingError(
+            raise ContainerStagingError(
                 f"{self.name}.{method}() inside an `if` or loop on a traced value, on a list "
                 f"whose length is traced{location_note(user_source())}, is not supported; "
                 f"assign a new list instead (`xs = sorted(xs)`, `xs = xs + [v]`)")
@@ -253,7 +253,7 @@ class TracedList:
 
     def __getattr__(self, name):
         if name in _LIST_METHODS:
-            raise TracingError(
+            raise ContainerStagingError(
                 f"{self.name}.{name}() on a list whose length is traced (filled in a staged "
                 f"loop, or on one path of an `if` on a traced value)"
                 f"{location_note(user_source())} is not supported; append to it, or use "
@@ -299,7 +299,7 @@ class TracedList:
         return stack
 
     def __bool__(self):
-        raise TracingError(f"the truth value of list {self.name!r}, filled in a staged "
+        raise ContainerStagingError(f"the truth value of list {self.name!r}, filled in a staged "
                            f"block, is traced{location_note(user_source())}; test "
                            f"`len({self.facts.name or 'xs'}) > 0` instead")
 
@@ -311,11 +311,11 @@ class TracedList:
         return self.stack
 
     def __len__(self):
-        raise TracingError("len() of a list filled in a staged loop or if is a traced "
+        raise ContainerStagingError("len() of a list filled in a staged loop or if is a traced "
                            "value; use ag.shape(np.stack(xs))[0]")
 
     def __iter__(self):
-        raise TracingError("a list filled in a staged loop or if has a traced length, so Python "
+        raise ContainerStagingError("a list filled in a staged loop or if has a traced length, so Python "
                            "cannot iterate over it here; iterate over it in converted code "
                            "(a `for` loop or a comprehension) or over np.stack(xs)")
 
@@ -355,7 +355,7 @@ def shape_text(shape) -> str:
 def _numbers(target: TracedList, what: str):
     stack = target.stacked()
     if stack.ndim != 1:
-        raise TracingError(f"{what} a list of arrays filled in a staged loop or if is not "
+        raise ContainerStagingError(f"{what} a list of arrays filled in a staged loop or if is not "
                            f"supported (Python compares arrays element-wise); use NumPy on "
                            f"np.stack(xs)")
     return stack
@@ -391,7 +391,7 @@ def stage_list(value: list, name: str) -> TracedList:
     if len(shapes) > 1 or not all(isinstance(v, _ELEMENTS) for v in value) \
             or any(getattr(v, "dtype", None) == object for v in value):
         kinds = sorted({type(v).__name__ for v in value})
-        raise TracingError(
+        raise ContainerStagingError(
             f"list {name!r} has a different length on two paths of an `if` on a traced value"
             f"{location_note(user_source())}, so the graph holds it as one stacked array; "
             f"its elements ({', '.join(kinds)} of shapes "
@@ -535,7 +535,7 @@ def _concatenate(target, axis=0):
     target.one_dtype("np.concatenate() of")
     stack = target.nonempty(ValueError("need at least one array to concatenate"))
     if axis != 0 or stack.ndim < 2:
-        raise TracingError("np.concatenate of a list filled in a staged loop or if is supported "
+        raise ContainerStagingError("np.concatenate of a list filled in a staged loop or if is supported "
                            "along axis 0 only")
     return np.reshape(stack, (-1, *stack.shape[2:]))
 
@@ -563,7 +563,7 @@ def list_call(function, args, kwargs=None):
     try:
         return _LIST_RULES[function](*args, **(kwargs or {}))
     except TypeError as error:  # an argument the rule does not take
-        raise TracingError(f"{getattr(function, '__name__', function)}() of a list filled in "
+        raise ContainerStagingError(f"{getattr(function, '__name__', function)}() of a list filled in "
                            f"a staged loop takes no such arguments here ({error}); call it "
                            f"on np.stack(xs)") from None
 

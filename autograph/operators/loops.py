@@ -27,6 +27,7 @@ from .. import trace_log
 from .composite import staged_block
 from .in_place import staged_writing
 from .lists import TracedList, settle_list_types, stage_lists
+from .loop_islands import staged_or_island
 from .staging import staging
 from .undefined import is_undefined, refuse_in_loop
 
@@ -39,7 +40,17 @@ class UnrolledLoopWarning(UserWarning):
 
 
 def while_stmt(test, body, state: tuple, names: tuple):
-    """`while test(*state): state = body(*state)`, staged once the test is traced."""
+    """`while test(*state): state = body(*state)`, staged once the test is traced (run
+    as Python when the graph runs where staging it is refused for its containers)."""
+    def as_python(_, state):
+        while test(*state):
+            state = body(*state)
+        return state
+    return staged_or_island(lambda: _while_stmt(test, body, state, names), as_python,
+                            (test, body), None, state, names)
+
+
+def _while_stmt(test, body, state: tuple, names: tuple):
     undefined = [i for i, value in enumerate(state) if is_undefined(value)]
     if not undefined:
         return _while(lambda s: test(*s), _staged_body(body, names), tuple(state), names)
@@ -176,12 +187,23 @@ def zip_(*sequences):
 def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
     """`for item in iterable: state = body(item, *state)`, while `extra_test(*state)`.
 
-    `extra_test` (or None) is how converted `break` and `return` end the loop.
+    `extra_test` (or None) is how converted `break` and `return` end the loop. Where
+    staging it is refused for its containers, it runs as Python when the graph runs.
     """
     iterable = _sequence(iterable)
-    if isinstance(iterable, (Tracer, TracedRange, TracedZip)):
-        return _staged_for(iterable, extra_test, body, state, names)
-    return _python_for(iterable, extra_test, body, state, names)
+
+    def as_python(items, state):
+        for item in items:
+            if extra_test is not None and not extra_test(*state):
+                break
+            state = body(item, *state)
+        return state
+
+    def stage():
+        if isinstance(iterable, (Tracer, TracedRange, TracedZip)):
+            return _staged_for(iterable, extra_test, body, state, names)
+        return _python_for(iterable, extra_test, body, state, names)
+    return staged_or_island(stage, as_python, (extra_test, body), iterable, state, names)
 
 
 def _staged_for(iterable, extra_test, body, state, names):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import collections
 
 from autograph_runtime import TracingError
+from autograph_runtime.errors import ContainerStagingError
 from autograph_runtime.source import location_note, user_source
 
 from .containers import containers_in, is_plain_object, items_of, same_items, set_contents
@@ -90,15 +91,26 @@ def watch(variables: dict, every: bool = False) -> list:
     return list(found.values())
 
 
+def changed(watched: list) -> list:
+    """The entries of `watched` (`watch`) whose container holds something else now."""
+    return [w for w in watched if not _same(w[0], w[1])]
+
+
+def put_back(watched: list) -> list:
+    """Puts each watched container that changed back as it was; returns their entries."""
+    changes = changed(watched)
+    for container, contents, _, _ in changes:
+        _put_back(container, contents)
+    return changes
+
+
 def refuse_changed(watched: list, loop: bool) -> None:
     """`TracingError` for the first watched container a trace of the block changed, after
     putting every changed one back."""
-    changed = [w for w in watched if not _same(w[0], w[1])]
-    for container, contents, _, _ in changed:
-        _put_back(container, contents)
-    if not changed:
+    changes = put_back(watched)
+    if not changes:
         return
-    container, _, label, outlives = changed[0]
+    container, _, label, outlives = changes[0]
     kind = type(container).__name__
     block = "a loop on a traced value, whose body is traced once or twice but runs at " \
         "every trip" if loop else "an `if` on a traced value, both of whose branches are traced"
@@ -108,7 +120,7 @@ def refuse_changed(watched: list, loop: bool) -> None:
                f"a staged block carries lists, dicts and plain objects as its state, not a "
                f"{kind}: use a list or a dict (a plain `dict` for a `defaultdict` or "
                f"`Counter`)")
-    raise TracingError(
+    raise (TracingError if outlives else ContainerStagingError)(
         f"{kind} {label!r} is changed inside {block}{location_note(user_source())}: the "
         f"change would happen while tracing, not when the graph runs; {way_out}, or decide "
         f"the condition on Python values")

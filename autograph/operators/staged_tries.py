@@ -56,15 +56,16 @@ import numpy as np
 
 from autograph_runtime import Tracer, TracingError, current_builder, weak_joins
 from autograph_runtime.abstract import AbstractValue, python_type
-from autograph_runtime.errors import AutographError, PathTypeError
+from autograph_runtime.errors import AutographError, ContainerStagingError, PathTypeError
 from autograph_runtime.ops.kernel_errors import caught_errors, may_catch_kernel_errors
-from autograph_runtime.ops.python_block import python_block_p
+from autograph_runtime.ops.python_block import TRY_WHY, python_block_p, try_what
 from autograph_runtime.tracer import bind
 from autograph_runtime.tracer_value import write_in_place
 from autograph_runtime.tree import flatten
 
 from .exceptions import Probe, probes, raising_in
 from .try_outputs import joined, leaf_type
+from .undo_trace import TraceUndo
 from .undefined import MaybeUnbound, Undefined, is_undefined
 
 
@@ -138,8 +139,8 @@ class _Paths:
         self.builder, self.statement, self.state, self.where = builder, statement, state, where
         self.start = len(builder.eqns)
         self.leaves, self.in_tree = flatten(state)
-        self.before = {id(t): (t, t.node) for t in self.leaves if isinstance(t, Tracer)}
-        self.written = []
+        self.trace_undo = TraceUndo(builder, self.leaves, try_what(where), TRY_WHY)
+        self.written = self.trace_undo.written
 
     def trace(self, at=None, error=None):
         """`(result, probe)` of the statement, on its body's path or (`at` the start or
@@ -155,7 +156,7 @@ class _Paths:
                     return self.statement(*self.in_tree.unflatten(self.leaves)), probe
             except Exception as failure:  # noqa: BLE001 - the handler raises on this path
                 if isinstance(failure, AutographError) and \
-                        type(failure) not in (TracingError, PathTypeError):
+                        type(failure) not in (TracingError, PathTypeError, ContainerStagingError):
                     raise   # a retrace a block must do (`CarryNeeded`, composite's)
                 return None, probe
         finally:
@@ -164,18 +165,7 @@ class _Paths:
                 self.undo()
 
     def undo(self) -> None:
-        del self.builder.eqns[self.start:]
-        for t, node in self.before.values():
-            if t.node is not node:
-                t.node = node
-                if t.viewing is not None or node.id in self.builder.shares_memory:
-                    raise TracingError(
-                        f"the `try` statement of the `except` at {self.where} runs as Python "
-                        f"when the graph runs (its handlers catch errors NumPy raises then), "
-                        f"and writes in place an array that shares memory with another; "
-                        f"write a copy (`x = x.copy()`) first")
-                if not any(t is w for w in self.written):
-                    self.written.append(t)
+        self.trace_undo.undo()
 
 
 def _staged(statement, paths, results, outs, where):
@@ -224,8 +214,8 @@ def _staged(statement, paths, results, outs, where):
     run.__name__ = f"try_at_{where}"
     operands = [Tracer(leaves[i].builder, leaves[i].node) if i in maybe else leaves[i]
                 for i in arrays] + [leaves[i].defined for i in maybe]   # no check: a flag
-    staged = bind(python_block_p, *operands, fn=run, where=where,
-                  names=tuple(out_names), out_avals=tuple(avals))
+    staged = bind(python_block_p, *operands, fn=run, where=where, names=tuple(out_names),
+                  out_avals=tuple(avals), what=try_what(where), why=TRY_WHY)
     finals = [write_in_place(t, value, f"the `try` of the `except` at {where}")
               for t, value in zip(written, staged[len(staged) - len(written):])]
     it, flags = iter(staged), dict(zip(map(id, flagged), staged[len(values):]))

@@ -15,7 +15,9 @@ from ..ops.py_function import py_function_p
 from ..ops.python_block import python_block_p
 from ..ops.sorting import sort_p
 from ..ops.state import read_variable_p
+from ..tracer import bind
 from .cotangents import reshape_like
+from .linearize import linearize_rules
 
 
 def _sort(g, out, x, *, axis=-1, kind=None):
@@ -36,12 +38,18 @@ def _py_function(cts, outs, *args, fn, **params):
                        f"with NumPy functions to differentiate it")
 
 
-def _python_block(cts, outs, *args, where, **params):
-    raise TracingError(f"the `try` statement of the `except` at {where} has no gradient: it "
-                       f"runs as Python when the graph runs (its handlers catch errors NumPy "
-                       f"raises then), and a gradient cannot flow through Python; "
-                       f"differentiate a function without the `try`, or test the condition "
-                       f"before it")
+def _python_block(cts, outs, *args, what, why, **params):
+    raise TracingError(f"{what} has no gradient: it runs as Python when the graph runs "
+                       f"({why}), and a gradient cannot flow through Python; differentiate "
+                       f"a function without it")
+
+
+def _linearize_python_block(args, active, **params):
+    """Refused as soon as a differentiated value flows in: a Python number the block
+    gives (weak, so carrying no cotangent) would silently stop the gradient there."""
+    if any(active):
+        _python_block(None, None, **params)
+    return bind(python_block_p, *args, **params), None
 
 
 def _real(g, out, x):
@@ -68,3 +76,4 @@ primitives.vjp_rules[imag_p] = _imag
 primitives.vjp_rules[read_variable_p] = _read_variable
 primitives.vjp_rules[py_function_p] = _py_function
 primitives.vjp_rules[python_block_p] = _python_block
+linearize_rules[python_block_p] = _linearize_python_block

@@ -85,10 +85,9 @@ def _print(cx):
 
 @lowering(python_block_p)
 def _python_block(cx):
-    raise cx.refuse(f"the `try` statement of the `except` at {cx.params['where']} runs as "
-                    f"Python when the graph runs (its handlers catch errors NumPy raises "
-                    f"then), which an ONNX model cannot; test the condition before the "
-                    f"`try` instead")
+    raise cx.refuse(f"{cx.params['what']} runs as Python when the graph runs "
+                    f"({cx.params['why']}), which an ONNX model cannot; export a function "
+                    f"without it")
 
 
 @lowering(py_function_p)

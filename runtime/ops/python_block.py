@@ -1,14 +1,23 @@
 """`python_block`: a statement of the user's run as Python when the graph runs.
 
-autograph stages a `try` statement whose handlers may catch an error a kernel
-raises when the graph runs (`autograph/operators/exceptions.py`) as one such
-equation: its kernel calls the converted statement (a function of the values
-it reads, giving the values it assigns) on the graph's arrays, so Python's own
-`try` catches what NumPy raises. The outputs' types come from the trace of
-the statement; what the statement gives when it runs must have them, else a
-`TypeError` names the variable and the statement's line (a Python number where
-tracing gave a NumPy scalar, or a Python int where it gave a float, is held
-exactly as that type, as a staged `if` or loop joins them):
+autograph stages two kinds of statement as one such equation, whose kernel
+calls the converted statement (a function of the values it reads, giving the
+values it assigns) on the graph's arrays:
+
+- a `try` statement whose handlers may catch an error a kernel raises when the
+  graph runs (`autograph/operators/staged_tries.py`), so that Python's own
+  `try` catches what NumPy raises;
+- a loop whose Python lists, dicts or sets a staged loop cannot carry (a list
+  used as a stack, a dict keyed by traced values: `autograph/operators/
+  loop_islands.py`), so that Python runs it on the graph's values.
+
+`what` names the statement ("the `while` loop at f.py:5"), `why` says why
+it runs as Python; both reach the errors below. The outputs' types come from
+the trace (of the statement, or of the values at the loop); what the
+statement gives when it runs must have them, else a `TypeError` names the
+variable and the statement's line (a Python number where tracing gave a NumPy
+scalar, or a Python int where it gave a float, is held exactly as that type,
+as a staged `if` or loop joins them):
 
     inv:f64[3,3] = python_block[where='f.py:3'] m
 
@@ -23,7 +32,15 @@ from .. import primitives
 from ..abstract import PYTHON_DTYPES, AbstractValue, join_weak, python_aval, python_type
 
 
-def _abstract_eval(*args, fn, where, names, out_avals):
+TRY_WHY = "its handlers catch errors NumPy raises then"
+
+
+def try_what(where: str) -> str:
+    """How errors name the `try` statement whose first `except` is at `where`."""
+    return f"the `try` statement of the `except` at {where}"
+
+
+def _abstract_eval(*args, fn, where, names, out_avals, what, why):
     return list(out_avals)
 
 
@@ -64,8 +81,8 @@ def _joins_exactly(number, aval: AbstractValue) -> bool:
         return False
 
 
-def checked(value, aval: AbstractValue, name: str, where: str):
-    """`value`, bound to `name` by the statement at `where`, as the graph holds it: a
+def checked(value, aval: AbstractValue, name: str, what: str):
+    """`value`, bound to `name` by the statement `what` names, as the graph holds it: a
     Python number for a weak type, else an array of `aval`'s dtype and shape."""
     if aval.weak:  # a Python number, or the NumPy scalar a loop carries it as
         fits = _joins_exactly(value, aval) if type(value) in PYTHON_DTYPES else \
@@ -84,28 +101,26 @@ def checked(value, aval: AbstractValue, name: str, where: str):
         expected = f"a Python {python_type(aval).__name__}" if aval.weak else \
             f"{aval.dtype}{list(aval.shape)}"
         raise TypeError(
-            f"the `try` statement of the `except` at {where} bound {name!r} to "
+            f"{what} bound {name!r} to "
             f"{_text(value)} when the graph ran it, where tracing it gave {expected}; the "
             f"graph's values have one type whichever way the statement went: give {name!r} "
             f"the same type on every path")
     return result
 
 
-def _kernel(xp, fn, where, names, out_avals):
+def _kernel(xp, fn, where, names, out_avals, what, why):
     to_host = (lambda a: a) if xp is np else (  # a weak value is a Python number already
         lambda a: a.get() if hasattr(a, "get") else a)
 
     def run(*args):
         results = fn(*[to_host(a) for a in args])
-        out = [checked(v, aval, name, where) for v, aval, name in zip(results, out_avals, names)]
+        out = [checked(v, aval, name, what) for v, aval, name in zip(results, out_avals, names)]
         return [v if aval.weak else xp.asarray(v) for v, aval in zip(out, out_avals)]
     return run
 
 
 python_block_p = primitives.define("python_block", _abstract_eval, _kernel,
                                    multiple_results=True, effectful=True)
-primitives.hidden_params[python_block_p] = ("fn", "names", "out_avals")
+primitives.hidden_params[python_block_p] = ("fn", "names", "out_avals", "what", "why")
 primitives.save_rules[python_block_p] = lambda eqn: (
-    f"the `try` statement of the `except` at {eqn.params['where']} runs as Python when the "
-    f"graph runs "
-    f"(its handlers catch errors NumPy's kernels raise)")
+    f"{eqn.params['what']} runs as Python when the graph runs ({eqn.params['why']})")

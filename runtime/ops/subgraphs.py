@@ -77,7 +77,8 @@ def deferring_errors(fn, on_error=None):
 def defer(error: Exception) -> bool:
     """Stages `error` where the graph being traced is, to be raised when it runs there
     (`effects.stage_failure`); False where it must be raised now: the project's own
-    errors, those `undeferred_errors` name, and those that cannot be remade."""
+    errors (a traced dict key's `UnhashableTracedValue` too: a loop around may run as Python
+    instead), those `undeferred_errors` name, and those that cannot be remade."""
     if isinstance(error, AutographError) or any(
             undeferred(error) for undeferred in undeferred_errors):
         return False
