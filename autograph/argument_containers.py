@@ -47,6 +47,18 @@ def watch(signature: inspect.Signature, args: tuple, kwargs: dict) -> list:
     return list(found.values())
 
 
+def watch_instance(function) -> list:
+    """`watch`'s entries for the object a bound method `function` runs on (`self`), where
+    it is one: an attribute its trace sets to a traced value, or a list or dict of it
+    the trace changes, is refused as an argument's is."""
+    ref = getattr(function, "_ag_self_ref", None)   # a method converted per instance
+    instance = ref() if ref is not None else getattr(function, "__self__", None)
+    if instance is None or not _is_object(instance):
+        return []
+    return [(container, dict(items_of(container)), label)
+            for container, label in containers_in(instance, "self")]
+
+
 def _holds_tracers(now: dict, before: dict) -> bool:
     """Whether an attribute the trace set holds a traced value (which it leaks)."""
     return any(isinstance(leaf, Tracer) for k, v in now.items()
@@ -61,10 +73,19 @@ def refuse_changed(watched: list, function: str, where) -> None:
                    not is_plain_object(c) or _holds_tracers(items_of(c), items))]
     if not changed:
         return
+    container, items, label = changed[0]
+    if is_plain_object(container):   # the attribute a traced value went into
+        now = items_of(container)
+        label += "." + next(k for k, v in now.items() if k not in items or items[k] is not v)
     for container, items, _ in changed:
         set_contents(container, items)
-    container, items, label = changed[0]
-    kind = type(container).__name__
+    kind = type(changed[0][0]).__name__
+    if label.startswith("self."):
+        raise TracingError(
+            f"{function} sets {label} to a traced value or changes a container of it"
+            f"{location_note(where)}: the object would hold the trace's value after the "
+            f"call, never the graph's; keep such state in an ag.Variable (`{label} = "
+            f"ag.Variable(...)` once, then `{label}.assign(...)`), or return the new value")
     raise TracingError(
         f"{function} changes its argument {label!r} (a {kind}){location_note(where)}: a graph "
         f"function's arguments are its inputs, so the change would happen once, while "

@@ -38,6 +38,7 @@ from autograph_runtime.tracer import _stack as _tracing   # its `builders`: read
 from autograph_runtime.tracing import is_array, trace_to_graph
 
 from . import argument_containers, eager_fallback, trace_log
+from .argument_writes import NotCContiguous
 from .ahead import ConvertedAhead
 from .conversion import check_convertible
 from .concrete import ConcreteFunction
@@ -137,6 +138,12 @@ class GraphFunction:
                     return run(*args) if call is None else call(args, kwargs)
                 return self._call(args, kwargs)
             return self._call_in_mode(args, kwargs)
+        except NotCContiguous as error:   # found before the graph ran (argument_writes.py)
+            if not _tracing.builders and self._falls_back(error):
+                self._fall_back(("a written argument not in C order",), error)
+                return self._eager(*args, **kwargs)
+            hide_internal_frames(error)
+            raise
         except Exception as error:
             if not _tracing.builders:   # raised to the user: without our own frames
                 hide_internal_frames(error)
@@ -244,8 +251,8 @@ class GraphFunction:
             and current_device() == "cpu"
 
     def _fall_back(self, key: CacheKey, error: BaseException) -> None:
-        """Calls with `key` run the function eagerly from now on (eager_fallback.py); the
-        first one warns."""
+        """Remembers the refusal of calls with `key` (a cache key's calls then run eagerly
+        without tracing again, eager_fallback.py); the first warns."""
         with self._lock:
             if key in self._refused:
                 return
@@ -342,7 +349,8 @@ class GraphFunction:
 
         def call(*leaves):
             args, kwargs = sig.rebuild(leaves)
-            containers = argument_containers.watch(self._signature, args, kwargs)
+            containers = argument_containers.watch(self._signature, args, kwargs) + \
+                argument_containers.watch_instance(self.python_function)
             try:
                 with holding_arguments([c for c, _, _ in containers if type(c) is list]):
                     result = target(*args, **kwargs)

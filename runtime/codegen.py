@@ -43,7 +43,7 @@ INFIX = {
     "remainder": "%", "matmul": "@", "equal": "==", "not_equal": "!=",
     "less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=",
     "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "left_shift": "<<",
-    "right_shift": ">>", "power": "**",
+    "right_shift": ">>",
 }
 PREFIX = {"negative": "-", "positive": "+", "invert": "~"}
 
@@ -169,6 +169,8 @@ class CodeGen:
             refs = self._typed_literals(eqn, refs)
         if not eqn.params and name in INFIX and len(refs) == 2 and numpy_operands:
             call = f"{refs[0]} {INFIX[name]} {refs[1]}"
+        elif name == "power" and not eqn.params and numpy_operands and _float_scalar(eqn):
+            call = f"{refs[0]} ** {refs[1]}"   # NumPy's scalar math, as eager `s ** k` runs
         elif not eqn.params and name in PREFIX and len(refs) == 1 and numpy_operands:
             call = f"{PREFIX[name]}{refs[0]}"
         else:
@@ -262,6 +264,15 @@ class CodeGen:
         if atom.aval.ndim == 0 and not self.subgraph:   # the caller gets an array
             return f"{self.global_name(self.backend.xp.asarray, 'asarray')}({ref})"
         return ref
+
+
+def _float_scalar(eqn) -> bool:
+    """A 0-d float or complex result: `**` of NumPy scalars is NumPy's scalar math, which
+    rounds otherwise than its `np.power` loop (1 ulp, at times) and is what eager code
+    runs on the NumPy scalars it holds; n-d `**` takes NumPy's shortcuts (`x ** 2` is
+    `np.square`, an int8 for bools), where the graph's `power` is `np.power`'s."""
+    out = eqn.outputs[0].aval
+    return out.ndim == 0 and out.dtype.kind in "fc"
 
 
 def _comparison(eqn):

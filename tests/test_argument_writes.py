@@ -357,3 +357,25 @@ def test_a_loop_that_writes_an_array_then_swaps_it_with_another_is_refused():
         return x - y
     with pytest.raises(TracingError, match="bound to another array of the loop's state"):
         ag.convert(f)(np.zeros(2), np.ones(2), np.int64(2))
+
+
+def bump_flat(a):
+    r = a.ravel()           # a view of a C array, a copy of any other
+    r += 1.0
+    return a.sum()
+
+
+@pytest.mark.parametrize("layout", ["fortran", "transpose", "strided"])
+def test_a_written_argument_not_in_c_order_is_refused_or_run_eagerly(layout):
+    base = np.arange(12.0).reshape(3, 4)
+    make = {"fortran": lambda: np.asfortranarray(base), "transpose": lambda: base.T.copy().T,
+            "strided": lambda: base.copy()[:, ::2]}[layout]
+    with pytest.raises(ag.TracingError, match="not a C-contiguous array"):
+        ag.convert(bump_flat)(make())
+    eager, converted = make(), make()
+    with pytest.warns(ag.FallbackWarning, match="not a C-contiguous"):
+        got = ag.convert(bump_flat, eager_fallback=True)(converted)
+    assert got == bump_flat(eager)
+    np.testing.assert_array_equal(converted, eager)   # NumPy wrote a copy: unchanged
+    c_order = base.copy()                              # while a C array takes the graph
+    assert ag.convert(bump_flat)(c_order) == bump_flat(base.copy()) and c_order[0, 0] == 1.0

@@ -63,7 +63,8 @@ def test_the_package_is_marked_typed():
 
 def test_errors_print_as_autographs(tmp_path):
     code = ("import numpy as np, autograph as ag\n"
-            "f = ag.convert(lambda x: x if x.sum() > 0 else -x, autograph=False)\n"
+            "f = ag.convert(lambda x: x if x.sum() > 0 else -x, autograph=False,\n"
+            "               eager_fallback=False)\n"
             "f(np.ones(2))\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     last = [line for line in run.stderr.splitlines() if "Error" in line][-1]

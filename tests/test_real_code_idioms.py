@@ -152,3 +152,15 @@ def test_powers_of_numpy_scalars_are_eager_s_bit_for_bit(a, b, dtype):
     args = (dtype(a), dtype(b))
     for w, g in zip(powers(*args), ag.convert(powers)(*args)):
         assert np.asarray(g).dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()
+
+
+def test_iterating_a_0d_array_is_numpy_s_type_error():
+    def total(x):
+        s = 0
+        for v in x:
+            s += v
+        return s
+    with pytest.raises(TypeError, match="iteration over a 0-d array"):
+        total(np.array(3.0))
+    with pytest.raises(TypeError, match="iteration over a 0-d array"):
+        ag.convert(total)(np.array(3.0))

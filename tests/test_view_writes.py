@@ -455,3 +455,25 @@ def test_a_part_of_a_complex_array_written_or_held_while_it_is_written_is_refuse
 def test_a_view_as_another_dtype_is_refused_by_name():
     with pytest.raises(ag.TracingError, match=r"ndarray.view\(dtype\)"):
         ag.convert(lambda x: x.view(np.int64))(np.arange(3.0))
+
+
+def einsum_diagonal_written(a):
+    d = np.einsum("ii->i", a)     # NumPy's einsum returns a view of a here
+    d += 100.0
+    return a
+
+
+def einsum_views_read(a):
+    return np.einsum("ii->i", a) * 2, np.einsum("ij->ji", a)[0], np.einsum("ij,jk->ik", a, a)
+
+
+def test_a_view_einsum_returns_is_refused_where_written_and_free_where_read():
+    a = np.arange(4.0).reshape(2, 2)
+    with pytest.raises(ag.TracingError):
+        ag.convert(einsum_diagonal_written)(a.copy())
+    eager, converted = a.copy(), a.copy()
+    with pytest.warns(ag.FallbackWarning):
+        got = ag.convert(einsum_diagonal_written, eager_fallback=True)(converted)
+    np.testing.assert_array_equal(got, einsum_diagonal_written(eager))
+    np.testing.assert_array_equal(converted, eager)
+    check(einsum_views_read, (a,), (a * 3,))

@@ -191,6 +191,8 @@ def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
     staging it is refused for its containers, it runs as Python when the graph runs.
     """
     iterable = _sequence(iterable)
+    if isinstance(iterable, Tracer) and iterable.ndim == 0:
+        raise TypeError("iteration over a 0-d array")   # NumPy's error
 
     def as_python(items, state):
         for item in items:

@@ -15,10 +15,10 @@ import string
 
 import numpy as np
 
-from .. import primitives
+from .. import primitives, views
 from ..abstract import broadcast_shapes
 from ..dispatch import implements, ufunc_handlers, unsupported
-from ..tracer import bind
+from ..tracer import Tracer, bind
 from ._rules import aval, dtype_by_example, reject
 from .shape_ops import fmt_shape, known_size, operand
 
@@ -249,4 +249,18 @@ def _einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting=
             subscripts += "->" + _sublist(operands[-1])
     params = {"subscripts": subscripts} | ({"optimize": optimize} if optimize else {})
     params |= {} if dtype is None else {"dtype": np.dtype(dtype)}
-    return bind(einsum_p, *(operand(x) for x in arrays), **params)
+    result = bind(einsum_p, *(operand(x) for x in arrays), **params)
+    if len(arrays) == 1 and isinstance(arrays[0], Tracer) and _views(params, arrays[0]):
+        views.link(result, arrays[0], None)   # a write to either: refused, not missed
+    return result
+
+
+def _views(params, x) -> bool:
+    """Whether NumPy's einsum of the one array x returns a view of it (`ii->i`, `ij->ji`:
+    nothing summed), as NumPy answers for an array of x's dtype and shape."""
+    example = np.broadcast_to(np.zeros((), x.dtype), tuple(2 if d is None else d for d in x.shape))
+    try:
+        return np.shares_memory(np.einsum(params["subscripts"], example, **{
+            k: v for k, v in params.items() if k != "subscripts"}), example)
+    except Exception:   # noqa: BLE001 - unknown dims that do not fit the subscripts: a copy
+        return False
