@@ -1,6 +1,7 @@
 """`ConcreteFunction`: the graph traced for one signature, compiled for one device."""
 from __future__ import annotations
 
+import functools
 import os
 import weakref
 
@@ -14,6 +15,7 @@ from autograph_runtime.effects import prune_dead_code
 from autograph_runtime.native import compile_native
 from autograph_runtime.onnx import export_graph
 from autograph_runtime.ops.call import call as call_graph
+from autograph_runtime.ops.effects import assert_p
 from autograph_runtime.ops.python_numbers import python_number_output
 from autograph_runtime.passes import optimize
 from autograph_runtime.tracer_value import write_in_place
@@ -85,6 +87,14 @@ class ConcreteFunction:
             self._plain_fn = compile_graph(self.optimized_graph, self.backend,
                                            self._output_expr, self._bound)
         return self._plain_fn
+
+    @functools.cached_property
+    def replayable(self) -> bool:
+        """Whether running the graph does nothing but compute its results (no print, no
+        variable written, no Python called, no random draw; a staged `assert` is fine): a
+        call it failed in a way eager code would not may then run eagerly instead."""
+        return not any(eqn.primitive.effectful and eqn.primitive is not assert_p
+                       for eqn in self.graph.all_eqns())
 
     @property
     def tier(self) -> str:

@@ -27,6 +27,10 @@ This is `torch.compile`'s graph break at the scale of a whole function.
 ...     reachable(np.array([[0, 1, 0], [0, 0, 1], [0, 0, 0]]), 0)
 [0, 1, 2]
 
+A graph without effects (no print, variable write, Python call or random draw)
+that fails where eager code would not, on a path returning None where another
+returns a value, runs that call eagerly too.
+
 Where a graph is what was asked for, a refusal is still an error:
 `get_concrete_function`, `ag.grad`, `ag.save`, `ag.export_onnx`, a call
 inside another trace (that trace is refused, and its own call falls back), a
@@ -68,6 +72,8 @@ def is_refusal(error: BaseException) -> bool:
 
 def warning_text(name: str, error: BaseException) -> str:
     reason = str(error).split("\n", 1)[0]
-    return (f"{name} runs as plain Python for calls like this one (no graph: tracing it "
-            f"was refused: {reason}); its results are eager NumPy's. "
-            f"ag.convert(..., eager_fallback=False) makes this an error")
+    why = "no graph: tracing it was refused" if is_refusal(error) else \
+        "its graph cannot give eager's answer"
+    return (f"{name} runs as plain Python for calls like this one ({why}: {reason}); its "
+            f"results are eager NumPy's. ag.convert(..., eager_fallback=False) makes this "
+            f"an error")

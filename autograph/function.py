@@ -29,6 +29,7 @@ from autograph_runtime import AbstractValue, TracingError, config, current_build
 from autograph_runtime.backend import get_backend
 from autograph_runtime.call_modes import modes as call_modes
 from autograph_runtime.dask_arrays import is_dask_array
+from autograph_runtime.errors import NoneOnThisPathError
 from autograph_runtime.ops.random import warn_frozen_draws
 from autograph_runtime.ops.effects import may_fail
 from autograph_runtime.ops.subgraphs import defer
@@ -144,6 +145,11 @@ class GraphFunction:
                 return self._eager(*args, **kwargs)
             hide_internal_frames(error)
             raise
+        except NoneOnThisPathError as error:   # eager code returns None there
+            if not _tracing.builders and self._replays(args, kwargs, error):
+                return self._eager(*args, **kwargs)
+            hide_internal_frames(error)
+            raise
         except Exception as error:
             if not _tracing.builders:   # raised to the user: without our own frames
                 hide_internal_frames(error)
@@ -249,6 +255,23 @@ class GraphFunction:
             enabled = eager_fallback.settings.eager_fallback
         return enabled and self._eager is not None and eager_fallback.is_refusal(error) \
             and current_device() == "cpu"
+
+    def _replays(self, args, kwargs, error: BaseException) -> bool:
+        """Whether a call whose graph raised `error`, where eager code would not fail, runs
+        eagerly instead: the fallback is on and the graph had no effect but its results
+        (`ConcreteFunction.replayable`), so running the function again is eager's run."""
+        enabled = self.eager_fallback
+        if enabled is None:
+            enabled = eager_fallback.settings.eager_fallback
+        if not enabled or self._eager is None or current_device() != "cpu":
+            return False
+        sig = flatten_call(self._signature, args, kwargs, self._param_specs,
+                           self._apply_defaults, self.__qualname__)
+        concrete = self._traces.get(sig.cache_key("cpu"))
+        if concrete is None or not concrete.replayable:
+            return False
+        self._fall_back((type(error).__name__,), error)
+        return True
 
     def _fall_back(self, key: CacheKey, error: BaseException) -> None:
         """Remembers the refusal of calls with `key` (a cache key's calls then run eagerly

@@ -32,6 +32,15 @@ class UnhashableTracedValue(TracingError, TypeError):
     it runs as Python when the graph runs instead, as for `ContainerStagingError`."""
 
 
+class NoneOnThisPathError(TypeError):
+    """Raised by a graph on a path where the function returns None while another path
+    returns a value (a graph returns one type on every path). Eager code returns None
+    there, so a graph function whose graph has no effects runs that call eagerly
+    instead (`autograph.eager_fallback`); saved, it is a `TypeError`."""
+
+    __ag_saved_as__ = TypeError
+
+
 def add_note_once(error: BaseException, note: str) -> None:
     """Adds `note` to `error` unless an identical note is already there."""
     if note not in getattr(error, "__notes__", ()):

@@ -107,9 +107,10 @@ def value_to_data(value, where: str):
         return {"type": type_to_text(value)}
     if type(value) is tuple:
         return [value_to_data(v, where) for v in value]
-    if isinstance(value, type) and issubclass(value, BaseException) and \
-            getattr(builtins, value.__name__, None) is value:   # a staged error's type
-        return {"exception": value.__name__}
+    if isinstance(value, type) and issubclass(value, BaseException):   # a staged error's
+        value = getattr(value, "__ag_saved_as__", value)                 # type
+        if getattr(builtins, value.__name__, None) is value:
+            return {"exception": value.__name__}
     raise SerializationError(f"{where} holds a {type(value).__name__} ({value!r:.60}), "
                              f"which cannot be saved")
 

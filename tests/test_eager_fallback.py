@@ -130,3 +130,32 @@ def test_a_method_keeps_its_instance_s_fallback_setting():
         c.strict(x)
     with pytest.warns(ag.FallbackWarning):
         assert c.lenient(x) == spread(x)
+
+
+def first_positive(x):
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            return i
+    # None where no element is positive
+
+
+def announced(x):
+    print("called")
+    if x[0] > 0:
+        return x
+    return None
+
+
+def test_a_path_returning_none_runs_eagerly_where_the_graph_has_no_effects(capsys):
+    converted = ag.convert(first_positive)
+    assert converted(np.array([-1.0, 2.0])) == 1
+    with pytest.warns(ag.FallbackWarning, match="its graph cannot give eager's answer"):
+        assert converted(np.array([-1.0, -2.0])) is None
+    assert converted(np.array([-3.0, -2.0])) is None and converted.trace_count == 1
+    printing = ag.convert(announced)
+    printing(np.array([1.0]))
+    with pytest.raises(TypeError, match="returns None on this path"):
+        printing(np.array([-1.0]))      # its print ran: running it again would print twice
+    assert capsys.readouterr().out == "called\ncalled\n"
+    with pytest.raises(TypeError, match="returns None on this path"):
+        ag.convert(first_positive, eager_fallback=False)(np.array([-1.0]))

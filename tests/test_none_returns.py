@@ -59,3 +59,11 @@ def test_a_function_returning_none_on_every_path_returns_none(capsys):
     assert converted(np.array([1.0])) is None
     assert converted(np.array([-1.0])) is None
     assert capsys.readouterr().out == "positive\nnot positive\n"
+
+
+def test_a_saved_graph_raises_a_type_error_on_the_path_returning_none(tmp_path):
+    ag.save(ag.convert(first_positive), str(tmp_path / "m"), ag.TensorSpec((3,), np.float64))
+    loaded = ag.load(str(tmp_path / "m"))
+    assert loaded(np.array([-1.0, 2.0, 1.0])) == 1
+    with pytest.raises(TypeError, match="returns None on this path"):
+        loaded(np.array([-1.0, -2.0, -1.0]))

@@ -18,6 +18,7 @@ the other branch of a staged `if` stands in as zeros of that value's type).
 from __future__ import annotations
 
 from autograph_runtime import Tracer, TracingError, current_builder
+from autograph_runtime.errors import NoneOnThisPathError
 from autograph_runtime.ops.effects import assert_ as staged_assert
 from autograph_runtime.ops.subgraphs import stand_in
 from autograph_runtime.source import location_note, user_source
@@ -100,7 +101,8 @@ class ReturnedNone:
     end of the function) returns None; `returned` makes it None again.
 
     Facing a value another branch of a staged `if` returns, it stands in as zeros
-    of that value's type, and the branch fails when it runs: a graph returns one
+    of that value's type, and the branch fails when it runs (`NoneOnThisPathError`,
+    on which a graph without effects runs the call eagerly): a graph returns one
     type on every path, and eager code returns None there.
     """
 
@@ -121,7 +123,7 @@ class ReturnedNone:
         if other is None or type(other) in (ReturnedNone, Placeholder):
             return self
         from autograph_runtime.ops.control_flow import diverge
-        diverge(TypeError(
+        diverge(NoneOnThisPathError(
             f"the function returns None on this path{location_note(self.where)} and a "
             f"value on another, which a graph cannot do: a graph returns one type on every "
             f"path; return a value (or raise) here"), self.where)
