@@ -3,8 +3,8 @@
 Converted loops pass their state explicitly: `state = while_stmt(test, body,
 state, names)`, where `test(*state)` and `body(*state)` are the loop's test
 and body. `for` loops over `range` with traced bounds, over traced arrays
-(their first axis) and over `enumerate`/`zip` of traced arrays are staged;
-over anything else they run as Python (unrolled into the graph when traced),
+(their first axis; `x.flat`: `np.ravel(x)`) and over `enumerate`/`zip` of
+traced arrays are staged; over anything else they run as Python (unrolled into the graph when traced),
 except that the trips of a Python `range` left once a `break`/`return` turns
 traced, or after a trip that staged a branch when more than 100 remain, are
 staged as one loop (`_staged_rest`).
@@ -19,6 +19,7 @@ import autograph_runtime as runtime
 from autograph_runtime import Tracer, TracingError, current_builder
 from autograph_runtime.ops.control_flow import cond_p
 from autograph_runtime.ops.effects import assert_
+from autograph_runtime.ops.flat import FlatIter
 from autograph_runtime.ops.python_numbers import weak_constant
 from autograph_runtime.source import location_note, user_source, user_stacklevel
 from autograph_runtime.tracer import read_if_variable
@@ -154,8 +155,11 @@ def range_(*args):
 
 
 def _sequence(value):
-    """`value` to loop over: a list filled in a staged loop is its stack."""
+    """`value` to loop over: a list filled in a staged loop is its stack, `x.flat` of a
+    traced x is `np.ravel(x)`."""
     value = read_if_variable(value)
+    if isinstance(value, FlatIter):
+        return np.ravel(value.base)
     return value.stacked() if isinstance(value, TracedList) else value
 
 

@@ -25,6 +25,7 @@ import threading
 import numpy as np
 
 from autograph_runtime import Tracer
+from autograph_runtime.ops.flat import FlatIter
 
 from autograph_runtime.source import location_note, user_source
 
@@ -76,8 +77,9 @@ def setitem(target, index, value, label: str):
         return target
     written = write_array(target, index, value, label)
     if written is not NotImplemented:
-        if written is target and isinstance(target, Tracer) and target.viewing is not None:
-            return _wrote_in_place(target, label)  # `x.T[0] = v`: x has the write (views.py)
+        if written is target and (isinstance(target, FlatIter) or isinstance(
+                target, Tracer) and target.viewing is not None):
+            return _wrote_in_place(target, label)  # `x.T[0] = v`, `x.flat[0] = v`: x has it
         return written
     if not isinstance(target, np.ndarray):  # dicts, lists, objects: operators.composite
         return _wrote_in_place(composite.set_item(target, index, value, label), label)
