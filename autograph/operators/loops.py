@@ -4,10 +4,10 @@ Converted loops pass their state explicitly: `state = while_stmt(test, body,
 state, names)`, where `test(*state)` and `body(*state)` are the loop's test
 and body. `for` loops over `range` with traced bounds, over traced arrays
 (their first axis; `x.flat`: `np.ravel(x)`) and over `enumerate`/`zip` of
-traced arrays are staged; over anything else they run as Python (unrolled into the graph when traced),
-except that the trips of a Python `range` left once a `break`/`return` turns
-traced, or after a trip that staged a branch when more than 100 remain, are
-staged as one loop (`_staged_rest`).
+traced arrays are staged; over anything else they run as Python (unrolled
+into the graph when traced), except that the trips of a Python `range` left
+once a `break`/`return` turns traced, or after a trip that staged a branch when
+more than 100 remain, are staged as one loop (`_staged_rest`).
 """
 from __future__ import annotations
 

@@ -84,7 +84,7 @@ def _index_accumulate(g, out, a, *operands, ufunc, index):
         raise TracingError(f"no gradient for np.{ufunc}.at: only np.add.at and "
                            f"np.subtract.at have one; write the update with np.{ufunc} "
                            f"and an index assignment to differentiate it")
-    b, dyn = operands[0], operands[1:]
+    dyn = operands[1:]   # after b
     grad_b = bind(getitem_p, g, *dyn, index=index)
     return (g, -grad_b if ufunc == "subtract" else grad_b) + (None,) * len(dyn)
 
