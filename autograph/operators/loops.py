@@ -182,13 +182,20 @@ def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
 
     `extra_test` (or None) is how converted `break` and `return` end the loop.
     """
+    start = 0
+    if isinstance(read_if_variable(iterable), FlatIter):   # `x.flat`: a long one stays a loop
+        shape = read_if_variable(iterable).base.aval.shape
+        long = None in shape or int(np.prod(shape)) > UNROLL_WARNING_AFTER
+        start = weak_constant(0) if long else 0
     iterable = _sequence(iterable)
     if isinstance(iterable, (Tracer, TracedRange, TracedZip)):
-        return _staged_for(iterable, extra_test, body, state, names)
+        return _staged_for(iterable, extra_test, body, state, names, start)
     return _python_for(iterable, extra_test, body, state, names)
 
 
-def _staged_for(iterable, extra_test, body, state, names):
+def _staged_for(iterable, extra_test, body, state, names, start=0):
+    """The loop over `iterable`'s items by index from `start` (a traced one: staged even
+    where the length is known)."""
     if isinstance(iterable, TracedRange) and type(iterable.step) is int:
         return _staged_range(iterable, extra_test, body, state, names)
     length = _length(iterable)
@@ -202,7 +209,7 @@ def _staged_for(iterable, extra_test, body, state, names):
 
     def step(index, *inner):
         return (index + 1, *body(_item(iterable, index), *inner))
-    return while_stmt(test, step, (0, *state), ("index", *names))[1:]
+    return while_stmt(test, step, (start, *state), ("index", *names))[1:]
 
 
 def _staged_range(bounds, extra_test, body, state, names):

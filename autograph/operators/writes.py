@@ -91,8 +91,8 @@ def setitem(target, index, value, label: str):
 
 def setattr_(target, name: str, value, label: str):
     """`target.name = value`; returns the target."""
-    if _written_back(value, label):
-        return target
+    if _written_back(value, label):   # and so for the write it is inner to (`x.T.flat[0]`)
+        return _wrote_in_place(target, label)
     return _wrote_in_place(composite.set_attribute(target, name, value, label), label)
 
 
