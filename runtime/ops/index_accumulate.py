@@ -108,9 +108,7 @@ CUPY_OVERRIDES[index_accumulate_p] = _host_kernel
 
 def index_accumulate(ufunc, a, indices, b=None):
     """`a` with `ufunc.at(a, indices, b)` applied (a new traced array); NumPy's errors for
-    a missing or extra `b` and a ufunc without an elementwise `at`."""
-    if ufunc.nout != 1:
-        raise ValueError("Only single output ufuncs supported at this time")
+    a missing or extra `b` (NumPy refuses several outputs before it dispatches)."""
     if ufunc.nin == 2 and b is None:
         raise ValueError("second operand needed for ufunc")
     if ufunc.nin == 1 and b is not None:
@@ -141,5 +139,6 @@ def _at(ufunc, a, indices, b=None):
 
 
 for _ufunc in ELEMENTWISE_UFUNCS:
-    ufunc_handlers[(_ufunc, "at")] = _at
+    if _ufunc.nout == 1:
+        ufunc_handlers[(_ufunc, "at")] = _at
 del _ufunc
