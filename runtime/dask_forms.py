@@ -34,6 +34,7 @@ from .autodiff.rules_indexing import scatter_add_p
 from .backend import DASK_ONE_CHUNK, DASK_WHOLE_AXES
 from .ops import counting, differences, fft, np_linalg
 from .ops.comparisons import array_equal_p
+from .ops.index_accumulate import index_accumulate_p
 from .ops.linalg import inner_p
 from .ops.nan_reductions import nanargmax_p, nanargmin_p
 from .ops.numpy_calls import numpy_call_p
@@ -42,7 +43,8 @@ from .ops.updates import index_update_p
 
 DASK_ONE_CHUNK.update({
     sort_p, argsort_p, counting.searchsorted_p, counting.histogram_p, counting.unique_p,
-    array_equal_p, inner_p, nanargmax_p, nanargmin_p, index_update_p, numpy_call_p,
+    array_equal_p, inner_p, nanargmax_p, nanargmin_p, index_update_p, index_accumulate_p,
+    numpy_call_p,
     scatter_add_p, diagonal_scatter_p, sum_to_shape_p, reshape_like_p,
     differences.convolve_p, differences.correlate_p, differences.interp_p,
     fft.fft_p, fft.ifft_p, fft.rfft_p, fft.irfft_p,

@@ -66,7 +66,8 @@ def call_ufunc(ufunc, method, inputs, kwargs):
         fn = ufunc if method == "__call__" else getattr(ufunc, method)
         return _noted(name, fallback, fn, name, _values(inputs), kwargs)
     out = kwargs.pop("out", None)
-    result = _noted(f"numpy.{ufunc.__name__}", handler, ufunc, *_values(inputs), **kwargs)
+    result = _noted(_ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}"),
+                    handler, ufunc, *_values(inputs), **kwargs)
     if out is None:
         return result
     return _write_out(ufunc, out, result, inputs)

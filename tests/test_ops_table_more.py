@@ -119,7 +119,24 @@ SELECTIONS = [
     Row("trim_zeros(trim)", lambda v: np.trim_zeros(v, "x"), (V,), error=True),
 ]
 
-MORE_ROWS = FLIPS_SPLITS + FINITE + RESHAPING + SELECTIONS
+
+def _at(ufunc, index, *b):
+    """`ufunc.at` on a copy (the rows' arguments stay as they are)."""
+    def fn(x, *values):
+        y = x.copy()
+        ufunc.at(y, index, *values[:len(b)])
+        return y
+    return fn
+
+
+UFUNC_AT = [
+    Row("add.at", lambda x, v: _at(np.add, [0, 0, 1], 1)(x, v[:3]), (X, V), dtypes=ALL),
+    Row("maximum.at(mask)", lambda x: _at(np.maximum, x > 0, 1)(x, x[0, 0]), dtypes=ALL),
+    Row("negative.at", lambda x: _at(np.negative, (slice(None), [2, 2]))(x), dtypes=DTYPES),
+    Row("add.at(bounds)", lambda x: _at(np.add, [2], 1)(x, 1), error=True),
+]
+
+MORE_ROWS = FLIPS_SPLITS + FINITE + RESHAPING + SELECTIONS + UFUNC_AT
 
 
 @pytest.mark.parametrize("row, dtype, mode", cases(MORE_ROWS))

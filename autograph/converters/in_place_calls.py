@@ -2,6 +2,7 @@
 
     t.fill(v)               ->  t = ag__.method_in_place(t, 'fill', (v,), {}, 't')
     np.add(a, b, out=t)     ->  t = ag__.out_call(np.add, (a, b), {'out': t}, 't')
+    np.add.at(t, i, v)      ->  t = ag__.ufunc_at(np.add.at, (t, i, v), {}, 't')
 
 Eagerly the array bound to `t` changes. A NumPy array cannot hold a traced
 value, so where one is written (`v` traced) the operators return the traced
@@ -9,7 +10,8 @@ result, which the rebinding makes `t`'s value from then on (another name sharing
 the array's memory is a `TracingError`, see `autograph/operators/local_arrays.py`);
 otherwise they call as Python does and return `t` itself. Rebinding also makes
 the array state of an enclosing staged block. `fill`, `sort`, `partition` and
-`put` are the ndarray methods rewritten; `out=` takes a local name.
+`put` are the ndarray methods rewritten; `out=` and the first argument of a `.at`
+call (a ufunc's, checked when it runs) take a local name.
 """
 from __future__ import annotations
 
@@ -62,6 +64,11 @@ class _InPlaceCalls(StatementTransformer):
                 "target = ag__.method_in_place(target, method, args, kwargs, label)",
                 target=name, method=_constant(func.attr), args=args, kwargs=kwargs,
                 label=_constant(name))
+        if isinstance(func, gast.Attribute) and func.attr == "at" and call.args \
+                and isinstance(call.args[0], gast.Name) and call.args[0].id in self.local_names:
+            return templates.replace(
+                "target = ag__.ufunc_at(function, args, kwargs, label)", target=call.args[0].id,
+                function=func, args=args, kwargs=kwargs, label=_constant(call.args[0].id))
         out = next((k.value for k in call.keywords if k.arg == "out"), None)
         if isinstance(out, gast.Name) and out.id in self.local_names:
             return templates.replace(

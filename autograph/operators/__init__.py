@@ -6,7 +6,7 @@ from .conversions import getitem
 from .effects import assert_, fstring, print_
 from .exceptions import caught, entered_suppress, suppressed, try_region
 from .lists import list_append, list_comp
-from .local_arrays import method_in_place, out_call
+from .local_arrays import method_in_place, out_call, ufunc_at
 from .logical import and_, and_test, compare_chain, in_, not_, not_in, or_, or_test
 from .loops import enumerate_, for_stmt, range_, while_stmt, zip_
 from .shapes import shape_of, size_of
@@ -19,5 +19,5 @@ __all__ = [
     "check_global_write", "compare_chain", "converted_call", "entered_suppress", "enumerate_", "for_stmt", "getitem", "if_exp",
     "if_stmt", "in_", "index_trick", "ld", "list_append", "list_comp", "method_in_place", "not_", "not_in", "or_", "or_test",
     "out_call", "print_", "range_", "returned", "returned_none", "setattr_", "setitem", "shape_of", "size_of", "slice_",
-    "suppressed", "try_region", "try_stmt", "while_stmt", "zip_",
+    "suppressed", "try_region", "try_stmt", "ufunc_at", "while_stmt", "zip_",
 ]

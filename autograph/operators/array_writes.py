@@ -18,6 +18,7 @@ import re
 import numpy as np
 
 from autograph_runtime import Tracer, TracingError, current_builder
+from autograph_runtime.ops.flat import FlatIter
 from autograph_runtime.ops.updates import index_update
 from autograph_runtime.tracer_value import write_in_place
 from autograph_runtime.source import location_note, user_source
@@ -44,7 +45,12 @@ def _traced(value) -> bool:
 
 
 def write_array(target, index, value, label: str):
-    """The array branch of `setitem`: the updated array, or NotImplemented for other targets."""
+    """The array branch of `setitem`: the updated array, or NotImplemented for other targets.
+    `x.flat[k] = v` of a traced x writes x in place and returns its `FlatIter`."""
+    if isinstance(target, FlatIter):
+        _check_views(target.base, label)
+        target[index] = value
+        return target
     if isinstance(target, Tracer):
         _check_views(target, label)
         updated = index_update(target, index, value)

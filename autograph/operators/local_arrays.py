@@ -10,7 +10,8 @@ afterwards. That is NumPy's answer as long as nothing else sees the array:
 another local name bound to it, or to memory it shares (`u = t`, `w = t[1:]`),
 is a `TracingError` naming both (`aliases.py`). The converter rebinds `t` for
 the calls that write it as statements too (`converters/in_place_calls.py`):
-`t.fill(v)`, `t.sort()` (`method_in_place`) and `np.add(a, v, out=t)` (`out_call`).
+`t.fill(v)`, `t.sort()` (`method_in_place`), `np.add(a, v, out=t)` (`out_call`) and
+`np.add.at(t, i, v)` (`ufunc_at`).
 """
 from __future__ import annotations
 
@@ -94,6 +95,28 @@ def out_call(function, args: tuple, kwargs: dict, label: str):
         return _as_out(result, out)
     converted_call(function, args, kwargs)
     return out
+
+
+def ufunc_at(method, args: tuple, kwargs: dict, label: str):
+    """`ufunc.at(t, indices, b)` as a statement: what `t` is bound to afterwards. A NumPy
+    array written with a traced index or value becomes traced; a read-only one is NumPy's
+    read-only error (NumPy 2.4's `at` writes it anyway; a staged block's probe lifts it)."""
+    target = args[0]
+    if not isinstance(getattr(method, "__self__", None), np.ufunc) \
+            or getattr(method, "__name__", "") != "at" or type(target) is not np.ndarray:
+        converted_call(method, args, kwargs)
+        return target
+    if not target.flags.writeable:
+        raise ValueError("output array is read-only")
+    if not _traced(args[1:], kwargs):
+        method(*args, **kwargs)
+        return target
+    name = f"{method.__self__.__name__}.at"
+    _check_alone(target, label, f"np.{name}({label}, ...)", user_locals())
+    builder = current_builder()
+    target = Tracer(builder, builder.const(target))
+    method(target, *args[1:], **kwargs)   # the traced target holds the result
+    return target
 
 
 def _traced(args, kwargs) -> bool:

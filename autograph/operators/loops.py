@@ -3,11 +3,11 @@
 Converted loops pass their state explicitly: `state = while_stmt(test, body,
 state, names)`, where `test(*state)` and `body(*state)` are the loop's test
 and body. `for` loops over `range` with traced bounds, over traced arrays
-(their first axis) and over `enumerate`/`zip` of traced arrays are staged;
-over anything else they run as Python (unrolled into the graph when traced),
-except that the trips of a Python `range` left once a `break`/`return` turns
-traced, or after a trip that staged a branch when more than 100 remain, are
-staged as one loop (`_staged_rest`).
+(their first axis; `x.flat`: `np.ravel(x)`) and over `enumerate`/`zip` of
+traced arrays are staged; over anything else they run as Python (unrolled
+into the graph when traced), except that the trips of a Python `range` left
+once a `break`/`return` turns traced, or after a trip that staged a branch when
+more than 100 remain, are staged as one loop (`_staged_rest`).
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import autograph_runtime as runtime
 from autograph_runtime import Tracer, TracingError, current_builder
 from autograph_runtime.ops.control_flow import cond_p
 from autograph_runtime.ops.effects import assert_
+from autograph_runtime.ops.flat import FlatIter
 from autograph_runtime.ops.python_numbers import weak_constant
 from autograph_runtime.source import location_note, user_source, user_stacklevel
 from autograph_runtime.tracer import read_if_variable
@@ -165,8 +166,11 @@ def range_(*args):
 
 
 def _sequence(value):
-    """`value` to loop over: a list filled in a staged loop is its stack."""
+    """`value` to loop over: a list filled in a staged loop is its stack, `x.flat` of a
+    traced x is `np.ravel(x)`."""
     value = read_if_variable(value)
+    if isinstance(value, FlatIter):
+        return np.ravel(value.base)
     return value.stacked() if isinstance(value, TracedList) else value
 
 
@@ -190,6 +194,11 @@ def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
     `extra_test` (or None) is how converted `break` and `return` end the loop. Where
     staging it is refused for its containers, it runs as Python when the graph runs.
     """
+    start = 0
+    if isinstance(read_if_variable(iterable), FlatIter):   # `x.flat`: a long one stays a loop
+        shape = read_if_variable(iterable).base.aval.shape
+        long = None in shape or int(np.prod(shape)) > UNROLL_WARNING_AFTER
+        start = weak_constant(0) if long else 0
     iterable = _sequence(iterable)
     if isinstance(iterable, Tracer) and iterable.ndim == 0:
         raise TypeError("iteration over a 0-d array")   # NumPy's error
@@ -203,12 +212,14 @@ def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
 
     def stage():
         if isinstance(iterable, (Tracer, TracedRange, TracedZip)):
-            return _staged_for(iterable, extra_test, body, state, names)
+            return _staged_for(iterable, extra_test, body, state, names, start)
         return _python_for(iterable, extra_test, body, state, names)
     return staged_or_island(stage, as_python, (extra_test, body), iterable, state, names)
 
 
-def _staged_for(iterable, extra_test, body, state, names):
+def _staged_for(iterable, extra_test, body, state, names, start=0):
+    """The loop over `iterable`'s items by index from `start` (a traced one: staged even
+    where the length is known)."""
     if isinstance(iterable, TracedRange) and type(iterable.step) is int:
         return _staged_range(iterable, extra_test, body, state, names)
     length = _length(iterable)
@@ -222,7 +233,7 @@ def _staged_for(iterable, extra_test, body, state, names):
 
     def step(index, *inner):
         return (index + 1, *body(_item(iterable, index), *inner))
-    return while_stmt(test, step, (0, *state), ("index", *names))[1:]
+    return while_stmt(test, step, (start, *state), ("index", *names))[1:]
 
 
 def _staged_range(bounds, extra_test, body, state, names):

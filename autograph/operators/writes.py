@@ -25,6 +25,7 @@ import threading
 import numpy as np
 
 from autograph_runtime import Tracer
+from autograph_runtime.ops.flat import FlatIter
 
 from autograph_runtime.source import location_note, user_source
 
@@ -79,8 +80,9 @@ def setitem(target, index, value, label: str):
         index = index_key(index)   # `A[[k, p]] = ...` with p traced
     written = write_array(target, index, value, label)
     if written is not NotImplemented:
-        if written is target and isinstance(target, Tracer) and target.viewing is not None:
-            return _wrote_in_place(target, label)  # `x.T[0] = v`: x has the write (views.py)
+        if written is target and (isinstance(target, FlatIter) or isinstance(
+                target, Tracer) and target.viewing is not None):
+            return _wrote_in_place(target, label)  # `x.T[0] = v`, `x.flat[0] = v`: x has it
         return written
     if not isinstance(target, np.ndarray):  # dicts, lists, objects: operators.composite
         return _wrote_in_place(composite.set_item(target, index, value, label), label)
@@ -92,8 +94,8 @@ def setitem(target, index, value, label: str):
 
 def setattr_(target, name: str, value, label: str):
     """`target.name = value`; returns the target."""
-    if _written_back(value, label):
-        return target
+    if _written_back(value, label):   # and so for the write it is inner to (`x.T.flat[0]`)
+        return _wrote_in_place(target, label)
     return _wrote_in_place(composite.set_attribute(target, name, value, label), label)
 
 

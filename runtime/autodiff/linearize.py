@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .. import primitives
 from ..abstract import AbstractValue
-from ..errors import TracingError
+from ..errors import TracingError, add_note_once
 from ..ir import Literal
 from ..tracer import Tracer, current_builder
 from .cotangents import carries_activity, fit, is_stack
@@ -121,8 +121,14 @@ def _rule_backward(eqn, args, outs):
     multiple = eqn.primitive.multiple_results
 
     def backward(out_cts):
-        cts = rule(out_cts if multiple else out_cts[0], outs if multiple else outs[0],
-                   *args, **eqn.params)
+        try:
+            cts = rule(out_cts if multiple else out_cts[0], outs if multiple else outs[0],
+                       *args, **eqn.params)
+        except TracingError as error:   # a rule's refusal: the user's line of the equation
+            if eqn.source:
+                add_note_once(error, f"while differentiating {eqn.primitive.name} (traced "
+                                     f"from {eqn.source})")
+            raise
         return list(cts)
     return backward
 

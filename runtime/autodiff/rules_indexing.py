@@ -10,6 +10,10 @@ derivatives through indexing work.
 g to x with zeros where v was written, and `g[index]` to v, summed back to v's
 shape by the transformation. Where an integer array repeats an element the
 last write wins, so only the last occurrence of each element gets its share.
+
+`index_accumulate` (`np.add.at(a, index, b)` as a new array) sends g to a, and
+`g[index]` to b (negated for `np.subtract.at`): each occurrence of a repeated
+element added its own share. Other ufuncs' `at` has no rule: a clear error.
 """
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ import numpy as np
 
 from .. import primitives
 from ..abstract import AbstractValue
+from ..errors import TracingError
+from ..ops.index_accumulate import index_accumulate_p
 from ..ops.indexing import Dyn, _fill, getitem_p
 from ..ops.updates import index_update_p
 from ..tracer import bind
@@ -71,3 +77,16 @@ def _index_update(g, out, x, v, *dyn, index):
 
 
 primitives.vjp_rules[index_update_p] = _index_update
+
+
+def _index_accumulate(g, out, a, *operands, ufunc, index):
+    if ufunc not in ("add", "subtract"):
+        raise TracingError(f"no gradient for np.{ufunc}.at: only np.add.at and "
+                           f"np.subtract.at have one; write the update with np.{ufunc} "
+                           f"and an index assignment to differentiate it")
+    dyn = operands[1:]   # after b
+    grad_b = bind(getitem_p, g, *dyn, index=index)
+    return (g, -grad_b if ufunc == "subtract" else grad_b) + (None,) * len(dyn)
+
+
+primitives.vjp_rules[index_accumulate_p] = _index_accumulate

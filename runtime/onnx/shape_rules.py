@@ -1,6 +1,7 @@
 """ONNX lowerings of shapes, joins and indexing: reshape, transpose, squeeze,
 expand_dims, broadcast_to, copies, concatenate, stack, `*_like`, `dim` and basic
-`getitem`, `index_update` (a write `x[index] = v`) and `split`.
+`getitem`, `index_update` (a write `x[index] = v`), `index_accumulate` (`np.add.at`) and
+`split`.
 
 `x[index]` with ints, slices (static or traced bounds), `None`, `...` and 0-d
 integer operands is one `Slice`, a `Gather` per integer (ONNX's negative
@@ -17,6 +18,7 @@ from ..ops.creation import full_like_p, ones_like_p, zeros_like_p
 from ..ops.indexing import Dyn, getitem_p
 from ..ops.introspection import dim_p
 from ..ops.sizes import arange_p
+from ..ops.index_accumulate import index_accumulate_p
 from ..ops.updates import index_update_p
 from ..ops.joining import concatenate_p, split_p, stack_p
 from ..ops.shape_ops import (
@@ -219,6 +221,32 @@ def _scatter_add(cx):
     sums repeated elements, as `np.add.at` does)."""
     zeros = cx.node("Expand", [cx.const(0, cx.out_dtype), cx.node("Shape", [cx.arg(1)])])
     return [_scatter(cx, zeros, cx.arg(0, cx.out_dtype), reduction="add")]
+
+
+_REDUCTIONS = {"add": ("add", 16), "subtract": ("add", 16), "multiply": ("mul", 16),
+               "maximum": ("max", 18), "minimum": ("min", 18)}
+
+
+@lowering(index_accumulate_p, opset=16)
+def _index_accumulate(cx):
+    """`np.add.at(a, index, b)`: ScatterElements' reduction, which combines every repeated
+    element as NumPy's unbuffered `at` does; where b has a's dtype (NumPy's `at` computes
+    in the promoted dtype and casts each result, which a cast of b first would not)."""
+    ufunc = cx.params["ufunc"]
+    if ufunc not in _REDUCTIONS:
+        raise cx.refuse(f"np.{ufunc}.at (ONNX's scatter combines repeated elements only by "
+                        f"add, mul, max or min)")
+    a, b = cx.in_avals[0], cx.in_avals[1]
+    same = np.dtype(b.dtype) == cx.out_dtype or b.weak and cx.out_dtype.kind == "f"
+    if not same or cx.out_dtype.kind not in "iuf":
+        raise cx.refuse(f"np.{ufunc}.at of {b.dtype} values into an array of {a.dtype} (NumPy "
+                        f"computes each element in their common dtype, then casts it)")
+    reduction, opset = _REDUCTIONS[ufunc]
+    cx.need(opset, f"np.{ufunc}.at")
+    value = cx.arg(1, cx.out_dtype)
+    if ufunc == "subtract":
+        value = cx.node("Neg", [value])
+    return [_scatter(cx, cx.arg(0), value, reduction=reduction)]
 
 
 def _scatter(cx, x, value, reduction="none"):

@@ -13,6 +13,8 @@ from . import (  # noqa: F401
     elementwise,
     errstate,
     fft,
+    flat,
+    index_accumulate,
     indexing,
     introspection,
     joining,

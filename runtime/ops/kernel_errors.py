@@ -34,6 +34,7 @@ from .counting import bincount_p, histogram_p, searchsorted_p
 from .differences import interp_p, require_length_p
 from .effects import assert_p
 from .errstate import errstate_p
+from .index_accumulate import index_accumulate_p
 from .indexing import getitem_p
 from .joining import concatenate_p, split_p, stack_p
 from .numpy_calls import numpy_call_p
@@ -58,6 +59,7 @@ primitives.kernel_errors.update({
         la.pinv_p)},
     getitem_p: lambda eqn: (IndexError,) if len(eqn.inputs) > 1 else (),
     index_update_p: lambda eqn: (IndexError,) if len(eqn.inputs) > 2 else (),
+    index_accumulate_p: (IndexError,),   # an index out of bounds
     python_op_p: (ZeroDivisionError, OverflowError, ValueError),
     from_python_p: (OverflowError, TypeError),
     python_call_p: (ValueError, OverflowError, ZeroDivisionError, TypeError),
