@@ -13,7 +13,8 @@ from . import runtime_package as _runtime_package  # noqa: F401  (first: binds `
 from autograph_runtime import source as _source
 from autograph_runtime.errors import (AutographError, ContainerStagingError, DaskGatherError,
                                       ExportError, NoneOnThisPathError, PathTypeError,
-                                      TracingError, UnhashableTracedValue)
+                                      TracingError, UnhashableTracedValue,
+                                      UnsupportedAttributeError)
 from autograph_runtime.dask_gather import OneChunkWarning
 from autograph_runtime.onnx import ExportWarning
 from autograph_runtime.ops.introspection import dynamic_shape as shape
@@ -68,7 +69,7 @@ __all__ = [
     "set_traceback_filtering", "FrozenValueWarning", "export_onnx", "ExportError",
     "ExportWarning", "OneChunkWarning", "DaskGatherError", "FallbackWarning",
     "set_eager_fallback", "UnhashableTracedValue", "ContainerStagingError",
-    "NoneOnThisPathError",
+    "NoneOnThisPathError", "UnsupportedAttributeError",
 ]
 
 # The errors and warnings print as `autograph.TracingError`, never `runtime.errors....`

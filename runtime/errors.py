@@ -32,6 +32,12 @@ class UnhashableTracedValue(TracingError, TypeError):
     it runs as Python when the graph runs instead, as for `ContainerStagingError`."""
 
 
+class UnsupportedAttributeError(TracingError, AttributeError):
+    """An ndarray attribute or method with no traced version (`x.flags`, `x.tofile`): an
+    `AttributeError`, so `hasattr` is False as user code may test, and a refusal, so a
+    call meeting it runs eagerly (`autograph.eager_fallback`)."""
+
+
 class NoneOnThisPathError(TypeError):
     """Raised by a graph on a path where the function returns None while another path
     returns a value (a graph returns one type on every path). Eager code returns None

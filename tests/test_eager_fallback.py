@@ -159,3 +159,15 @@ def test_a_path_returning_none_runs_eagerly_where_the_graph_has_no_effects(capsy
     assert capsys.readouterr().out == "called\ncalled\n"
     with pytest.raises(TypeError, match="returns None on this path"):
         ag.convert(first_positive, eager_fallback=False)(np.array([-1.0]))
+
+
+def test_an_ndarray_attribute_with_no_traced_version_falls_back():
+    def contiguous_sum(x):
+        if x.flags.c_contiguous:     # no traced version: AttributeError, and a refusal
+            return x.sum()
+        return -x.sum()
+    x = np.arange(6.0).reshape(2, 3)
+    with pytest.raises(AttributeError, match="ndarray.flags is not supported"):
+        ag.convert(contiguous_sum, eager_fallback=False)(x)
+    with pytest.warns(ag.FallbackWarning, match="flags"):
+        assert ag.convert(contiguous_sum)(x.T) == contiguous_sum(x.T)

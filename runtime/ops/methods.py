@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import views
 from ..dispatch import unsupported
-from ..errors import TracingError
+from ..errors import TracingError, UnsupportedAttributeError
 from ..source import location_note, user_source
 from ..tracer_value import Tracer, tracer_method
 from .creation import astype as _astype
@@ -122,7 +122,7 @@ def _missing(self, name):
     `AttributeError` (so `hasattr` stays False), naming the line and the way out."""
     if name.startswith("__") or not hasattr(np.ndarray, name):
         raise AttributeError(f"'Tracer' object has no attribute {name!r}")
-    raise AttributeError(
+    raise UnsupportedAttributeError(
         f"ndarray.{name} is not supported on traced values{location_note(user_source())}; "
         f"docs/numpy.md lists what is; to run NumPy's when the graph runs, write "
         f"`ag.py_function(lambda a: a.{name}(...), x, out=ag.TensorSpec(shape, dtype))`")
