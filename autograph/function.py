@@ -248,22 +248,22 @@ class GraphFunction:
                         self._remember(key, concrete)
         return concrete, key
 
-    def _falls_back(self, error: BaseException) -> bool:
-        """Whether a call whose trace raised `error` runs the function eagerly instead."""
+    def _may_fall_back(self) -> bool:
+        """Whether the eager fallback is on for this function, and may run it here."""
         enabled = self.eager_fallback
         if enabled is None:
             enabled = eager_fallback.settings.eager_fallback
-        return enabled and self._eager is not None and eager_fallback.is_refusal(error) \
-            and current_device() == "cpu"
+        return enabled and self._eager is not None and current_device() == "cpu"
+
+    def _falls_back(self, error: BaseException) -> bool:
+        """Whether a call whose trace raised `error` runs the function eagerly instead."""
+        return eager_fallback.is_refusal(error) and self._may_fall_back()
 
     def _replays(self, args, kwargs, error: BaseException) -> bool:
         """Whether a call whose graph raised `error`, where eager code would not fail, runs
         eagerly instead: the fallback is on and the graph had no effect but its results
         (`ConcreteFunction.replayable`), so running the function again is eager's run."""
-        enabled = self.eager_fallback
-        if enabled is None:
-            enabled = eager_fallback.settings.eager_fallback
-        if not enabled or self._eager is None or current_device() != "cpu":
+        if not self._may_fall_back():
             return False
         sig = flatten_call(self._signature, args, kwargs, self._param_specs,
                            self._apply_defaults, self.__qualname__)
@@ -279,7 +279,7 @@ class GraphFunction:
         with self._lock:
             if key in self._refused:
                 return
-            self._refused[key] = error
+            self._refused[key] = error.with_traceback(None)   # not the trace's frames
         warnings.warn(eager_fallback.warning_text(self.__qualname__, error),
                       eager_fallback.FallbackWarning, stacklevel=user_stacklevel())
 
