@@ -65,6 +65,15 @@ def _holds_tracers(now: dict, before: dict) -> bool:
                if k not in before or before[k] is not v for leaf in flatten(v)[0])
 
 
+def put_back(watched: list) -> None:
+    """Puts back what a trace that failed changed in `watched` (`watch`'s entries), Python
+    values in objects' attributes too: the call runs again eagerly, or raises, and the
+    failed trace must leave nothing behind (`box.calls += 1` would count twice)."""
+    for container, items, _ in watched:
+        if not same_items(items_of(container), items):
+            set_contents(container, items)
+
+
 def refuse_changed(watched: list, function: str, where) -> None:
     """`TracingError` (after putting every changed container back) where the trace changed
     one of `watched`."""
@@ -76,9 +85,9 @@ def refuse_changed(watched: list, function: str, where) -> None:
     container, items, label = changed[0]
     if is_plain_object(container):   # the attribute a traced value went into
         now = items_of(container)
-        label += "." + next(k for k, v in now.items() if k not in items or items[k] is not v)
-    for container, items, _ in changed:
-        set_contents(container, items)
+        keys = [k for k, v in now.items() if k not in items or items[k] is not v]
+        label += "." + next((k for k in keys if _holds_tracers({k: now[k]}, {})), keys[0])
+    put_back(watched)   # all of it, Python values in objects too: the trace is refused
     kind = type(changed[0][0]).__name__
     if label.startswith("self."):
         raise TracingError(

@@ -381,6 +381,7 @@ class GraphFunction:
                 # an assert staged before may raise first when the graph runs, as eagerly
                 if may_fail(current_builder().eqns) and defer(error):
                     return None
+                argument_containers.put_back(containers)
                 raise
             where = _definition(self.python_function)
             argument_containers.refuse_changed(containers, self.__qualname__, where)

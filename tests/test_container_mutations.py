@@ -397,3 +397,20 @@ def test_a_refused_change_is_put_back():
     with pytest.raises(ag.TracingError, match=r"set 'SEEN' is changed inside"):
         ag.convert(add_to_a_global_set)(X)
     assert SEEN == {7}      # what the traces added is undone
+
+
+def counts_then_refused(x, log, box):
+    box.calls = getattr(box, "calls", 0) + 1   # a Python value: kept by a trace that succeeds
+    log.append("start")                         # refused: the argument list changes
+    return x.sum()
+
+
+def test_a_refused_trace_leaves_no_python_value_behind_for_the_eager_fallback():
+    # once a silent difference: the refused trace's box.calls = 1 stayed, and the eager
+    # fallback made it 2
+    eager_box, box, log = Box(), Box(), []
+    counts_then_refused(X.copy(), [], eager_box)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.FallbackWarning)
+        ag.convert(counts_then_refused, eager_fallback=True)(X.copy(), log, box)
+    assert vars(box) == vars(eager_box) == {"calls": 1} and log == ["start"]
