@@ -28,13 +28,13 @@ as eagerly.
 Before the graph runs, `check_targets` refuses what the graph cannot follow:
 a read-only array (NumPy's own `ValueError`), and an argument written in place
 that shares memory with another argument (`f(a, a)`, `f(a, a[::2])`): the
-trace assumed distinct arrays, so that is a `TracingError` naming both; pass
-a copy. And a written argument of two or more dimensions that is not C-contiguous
-(Fortran order, `a.T`, `a[:, ::2]`): the trace took it for a C array, whose
-`ravel()` and `reshape()` are views where NumPy copies this one, so writes
-through them would reach it where NumPy's do not: `NotCContiguous`, a refusal, on
-which the call runs eagerly (`autograph.eager_fallback`). Functions that write no
-argument pay nothing: their short call path is the compiled graph itself.
+trace assumed distinct arrays; and a written argument of two or more dimensions
+that is not C-contiguous (Fortran order, `a.T`, `a[:, ::2]`): the trace took it
+for a C array, whose `ravel()` and `reshape()` are views where NumPy copies this
+one, so writes through them would reach it where NumPy's do not. Both are
+`ArgumentsNotFollowed`, a refusal naming the arguments, on which the call runs
+eagerly (`autograph.eager_fallback`). Functions that write no argument pay
+nothing: their short call path is the compiled graph itself.
 """
 from __future__ import annotations
 
@@ -44,9 +44,9 @@ from autograph_runtime import TracingError
 from autograph_runtime.backend import CPU
 
 
-class NotCContiguous(TracingError):
-    """A written argument's layout is not the C order its graph was traced for; raised
-    before the graph runs, so the call may run eagerly instead."""
+class ArgumentsNotFollowed(TracingError):
+    """A written argument shares memory with another, or is not in the C order its graph
+    was traced for; raised before the graph runs, so the call may run eagerly instead."""
 
 
 def check_targets(inputs, writes, name: str, labels=None) -> None:
@@ -64,14 +64,14 @@ def check_targets(inputs, writes, name: str, labels=None) -> None:
             raise ValueError(f"output array is read-only (argument "
                              f"{_label(labels, i)} of {name}, which it writes in place)")
         if target.ndim > 1 and not flags.c_contiguous:
-            raise NotCContiguous(
+            raise ArgumentsNotFollowed(
                 f"{name} writes argument {_label(labels, i)} in place, and it is not a "
                 f"C-contiguous array (Fortran order, a transpose or a strided view): its "
                 f"graph was traced for C order, whose ravel() and reshape() are views where "
                 f"NumPy copies this array; pass np.ascontiguousarray(...) of it")
         for j, other in enumerate(inputs):
             if j != i and _shares(target, other):
-                raise TracingError(
+                raise ArgumentsNotFollowed(
                     f"{name} writes argument {_label(labels, i)} in place, and argument "
                     f"{_label(labels, j)} shares its memory; its graph was traced for "
                     f"distinct arrays, so the result would differ from NumPy's: pass a "

@@ -39,7 +39,7 @@ from autograph_runtime.tracer import _stack as _tracing   # its `builders`: read
 from autograph_runtime.tracing import is_array, trace_to_graph
 
 from . import argument_containers, eager_fallback, trace_log
-from .argument_writes import NotCContiguous
+from .argument_writes import ArgumentsNotFollowed
 from .ahead import ConvertedAhead
 from .conversion import check_convertible
 from .concrete import ConcreteFunction
@@ -139,9 +139,9 @@ class GraphFunction:
                     return run(*args) if call is None else call(args, kwargs)
                 return self._call(args, kwargs)
             return self._call_in_mode(args, kwargs)
-        except NotCContiguous as error:   # found before the graph ran (argument_writes.py)
+        except ArgumentsNotFollowed as error:   # found before the graph ran (argument_writes.py)
             if not _tracing.builders and self._falls_back(error):
-                self._fall_back(("a written argument not in C order",), error)
+                self._fall_back(("written arguments the graph cannot follow",), error)
                 return self._eager(*args, **kwargs)
             hide_internal_frames(error)
             raise

@@ -379,3 +379,20 @@ def test_a_written_argument_not_in_c_order_is_refused_or_run_eagerly(layout):
     np.testing.assert_array_equal(converted, eager)   # NumPy wrote a copy: unchanged
     c_order = base.copy()                              # while a C array takes the graph
     assert ag.convert(bump_flat)(c_order) == bump_flat(base.copy()) and c_order[0, 0] == 1.0
+
+
+def add_into(out, x):
+    out += x[::-1]
+    return out.sum()
+
+
+def test_a_written_argument_sharing_memory_with_another_runs_eagerly():
+    a, run = np.arange(4.0), ag.convert(add_into)
+    run(a.copy(), a.copy())                       # traced for two distinct arrays
+    with pytest.raises(ag.TracingError, match="shares its memory"):
+        run(a, a)
+    eager, converted = np.arange(4.0), np.arange(4.0)
+    with pytest.warns(ag.FallbackWarning, match="shares its memory"):
+        got = ag.convert(add_into, eager_fallback=True)(converted, converted)
+    assert got == add_into(eager, eager)
+    np.testing.assert_array_equal(converted, eager)   # NumPy's order of reads and writes
