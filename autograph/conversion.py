@@ -38,6 +38,7 @@ from .operators.calls import is_do_not_convert
 from .converters import suppress
 from .converters._blocks import contains
 from .converters.context import Context
+from .late_binding import refuse_late_binding
 from .pipeline import PIPELINE
 from .pyct import anno, loader, naming
 from .pyct.activity import memoized
@@ -194,6 +195,7 @@ def transformed(fn, stages=None):
     node, filename = parse_function(fn)
     nodes = list(walk(node))
     _check_supported(nodes, filename)
+    refuse_late_binding(node, nodes, filename)
     # What the user's function holds (decorators and annotations, dropped below, too:
     # a converter that finds nothing to do after all runs as it would anyway).
     contents = _contents(nodes)

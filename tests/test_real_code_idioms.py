@@ -164,3 +164,77 @@ def test_iterating_a_0d_array_is_numpy_s_type_error():
         total(np.array(3.0))
     with pytest.raises(TypeError, match="iteration over a 0-d array"):
         ag.convert(total)(np.array(3.0))
+
+
+# -- a fourth real-code batch -------------------------------------------------------------
+
+def late_bound(x):
+    fs = []
+    for k in range(3):
+        fs.append(lambda v: v + k)          # each sees k's last value, 2, when called
+    return [f(x) for f in fs] + [g(x) for g in [lambda v: v * j for j in range(2)]]
+
+
+def bound_at_once(x, w):
+    out = np.zeros(3)
+    for i in range(3):
+        scale = lambda v: v * w[i]           # called in its own trip only: converted
+        out[i] = scale(np.apply_along_axis(lambda r: (r * w[i]).sum(), 0, x)[0])
+    return out, sorted(range(3), key=lambda j: -x[j, 0])
+
+
+def test_a_closure_made_in_a_loop_reading_its_variable_is_refused_or_converted():
+    x = np.ones(2)
+    with pytest.raises(ag.ConversionError, match="reads 'k', which the loop assigns"):
+        ag.convert(late_bound, eager_fallback=False)(x)
+    with pytest.warns(ag.FallbackWarning):
+        got = ag.convert(late_bound, eager_fallback=True)(x)
+    for g, w in zip(got, late_bound(x)):
+        np.testing.assert_array_equal(g, w)
+    args = (np.arange(9.0).reshape(3, 3), np.arange(3.0))
+    want, got = bound_at_once(*args), ag.convert(bound_at_once)(*args)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert [int(i) for i in got[1]] == want[1]
+
+
+def pipeline(x):
+    for f in [lambda v: v * 2, lambda v: v + 1]:
+        x = f(x)
+    return x
+
+
+def rest_after_a_staged_loop(x, k):
+    out = []
+    i = 0
+    while x[i] < k:
+        out.append(x[i])
+        i += 1
+    out.extend(x[i:])                        # a traced array's items
+    out.extend((x[0], x[1]))
+    return np.array(out), len(out)
+
+
+def texts(m, flag):
+    label = "pos" if flag.sum() > 0 else "neg"
+    return "\n".join(" ".join(f"{v:6.2f}" for v in row) for row in m), label
+
+
+@pytest.mark.parametrize("k", [0, 3, 5])
+def test_lists_of_functions_extend_by_arrays_and_joined_texts_are_eager_s(k):
+    x = np.arange(6)
+    np.testing.assert_array_equal(ag.convert(pipeline)(np.ones(2)), pipeline(np.ones(2)))
+    want, got = rest_after_a_staged_loop(x, k), ag.convert(rest_after_a_staged_loop)(x, k)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1] == want[1]
+    flag = np.array([k - 2.5])
+    assert ag.convert(texts)(np.eye(2) * k, flag) == texts(np.eye(2) * k, flag)
+
+
+def test_a_str_method_of_a_text_a_traced_condition_chose_is_a_refusal():
+    def shout(x):
+        label = "pos" if x.sum() > 0 else "neg"
+        return label.upper()
+    with pytest.raises(AttributeError, match="str.upper of a text"):
+        ag.convert(shout, eager_fallback=False)(np.ones(2))
+    with pytest.warns(ag.FallbackWarning):
+        assert ag.convert(shout, eager_fallback=True)(-np.ones(2)) == "NEG"

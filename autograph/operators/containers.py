@@ -57,6 +57,8 @@ def _plain_class(cls) -> bool:
         own = vars(k)
         if "__slots__" in own or any(m in own for m in _CUSTOM_ACCESS):
             return False
+        if k.__module__ == "builtins":   # functions, modules, ...: Python's, not a user's
+            return False
         module = sys.modules.get(k.__module__)
         if not is_user_file(getattr(module, "__file__", None) or "<unknown>"):
             return False

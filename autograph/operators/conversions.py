@@ -63,6 +63,22 @@ def _deferred_text(f, args: tuple, kwargs: dict):
     return None
 
 
+def _joins_text(f) -> bool:
+    """`"sep".join` (a bound method of a string)."""
+    return isinstance(getattr(f, "__self__", None), str) and getattr(f, "__name__", None) == "join"
+
+
+def _joined(separator: str, items: list):
+    """`separator.join(items)`: a `FormattedText` where an item is one (an f-string of
+    traced values, formatted when the graph runs); Python's string otherwise."""
+    if not any(isinstance(item, FormattedText) for item in items):
+        return separator.join(items)
+    joined = items[0]
+    for item in items[1:]:
+        joined = joined + separator + item
+    return joined
+
+
 def _formats_text(f) -> bool:
     """`"...".format` (a bound method of a string)."""
     return isinstance(getattr(f, "__self__", None), str) and \
@@ -93,6 +109,8 @@ def type_query(f, args: tuple, kwargs: dict):
 def conversion_call(f, args: tuple, kwargs: dict):
     """`f(*args, **kwargs)` staged where `f` converts a traced value to a number;
     NotImplemented where it does not."""
+    if _joins_text(f) and len(args) == 1 and not kwargs:
+        return _joined(f.__self__, list(args[0]))
     if (f in _TEXT or _formats_text(f)) and holds_traced((args, tuple(kwargs.values()))):
         text = _deferred_text(f, args, kwargs)
         if text is not None:

@@ -194,8 +194,17 @@ class TracedList:
             self.stack = np.sort(_numbers(self, "sorting"))
 
     def extend(self, values):
-        """`xs.extend(values)` (in place, as `sort`): appends each of a Python list's."""
+        """`xs.extend(values)` (in place, as `sort`): appends each item of a Python
+        sequence, or each row of a traced array (its items, as Python iterates it)."""
         self._in_place("extend")
+        values = read_if_variable(values)
+        if isinstance(values, Tracer):
+            if values.ndim == 0:
+                raise TypeError("iteration over a 0-d array")   # NumPy's error
+            length = values.shape[0]
+            values = TracedList(values, ListFacts(may_be_empty=length is None or length == 0))
+        elif type(values) is not TracedList:
+            values = list(values)
         extended = self + values
         self.stack, self.facts = extended.stack, extended.facts
 

@@ -120,6 +120,11 @@ def _matrix_transpose(self):
 def _missing(self, name):
     """An ndarray attribute a traced value lacks (`x.partition`, `x.tofile`): NumPy's
     `AttributeError` (so `hasattr` stays False), naming the line and the way out."""
+    if self.dtype.kind in "UST" and self.ndim == 0 and hasattr(str, name) \
+            and not name.startswith("__"):   # a text a staged `if` chose: str's methods
+        raise UnsupportedAttributeError(
+            f"str.{name} of a text a traced condition chose is not supported"
+            f"{location_note(user_source())}: its value exists only when the graph runs")
     if name.startswith("__") or not hasattr(np.ndarray, name):
         raise AttributeError(f"'Tracer' object has no attribute {name!r}")
     raise UnsupportedAttributeError(
