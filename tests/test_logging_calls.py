@@ -7,6 +7,7 @@ in the same order, with levels and adapters consulted when the graph runs.
 from __future__ import annotations
 
 import logging
+import warnings
 
 import numpy as np
 import pytest
@@ -169,3 +170,28 @@ def test_a_try_run_as_python_when_the_graph_runs_logs_from_the_user_s_line(recor
         return inv
 
     same_records(records, f, (np.eye(2) * 2,), (np.zeros((2, 2)),), (np.eye(2),))
+
+
+def warn_on_clip(x, lo, hi):
+    if np.any((x < lo) | (x > hi)):
+        warnings.warn("values clipped", RuntimeWarning)
+    if x.sum() > 100:
+        warnings.warn(f"a large total {x.sum():.1f}")
+    return np.clip(x, lo, hi)
+
+
+def test_warnings_warn_warns_each_time_the_graph_runs_at_the_user_s_line():
+    f = ag.convert(warn_on_clip)
+    line = warn_on_clip.__code__.co_firstlineno + 2
+    for x in (np.array([0.5]), np.array([3.0]), np.array([0.25]), np.array([300.0])):
+        with warnings.catch_warnings(record=True) as want:
+            warnings.simplefilter("always")
+            warn_on_clip(x, 0.0, 1.0)
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            f(x, 0.0, 1.0)
+        assert [(w.category, str(w.message)) for w in got] == \
+            [(w.category, str(w.message)) for w in want]
+        assert all(w.filename == __file__ for w in got)
+        assert not got or got[0].lineno in (line, line + 2)
+    assert f.trace_count == 1

@@ -30,7 +30,7 @@ from autograph_runtime.source import is_library_file
 from .array_likes import construct, with_arrays
 from .conversions import conversion_call, type_query
 from .effects import print_
-from .logging_calls import logging_call
+from .logging_calls import logging_call, warnings_call
 from .ordering import ordering_call
 from .truths import truth_call
 from .frozen import warn_if_frozen
@@ -117,6 +117,9 @@ def converted_call(f, args, kwargs):
     logged = logging_call(f, args, kwargs)   # `log.info("loss %.3f", loss)`: when the graph runs
     if logged is not NotImplemented:
         return logged
+    warned = warnings_call(f, args, kwargs)  # `warnings.warn(...)`: when the graph runs too
+    if warned is not NotImplemented:
+        return warned
     if f is isinstance or f is type:
         answer = type_query(f, args, kwargs)  # a traced value is what eager code would hold
         if answer is not NotImplemented:

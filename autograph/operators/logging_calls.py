@@ -1,4 +1,5 @@
-"""`logging` calls in converted code: logged each time the graph runs, as `print` prints.
+"""`logging` and `warnings.warn` calls in converted code: made each time the graph runs,
+as `print` prints.
 
 Eagerly, `log.info("step %d loss %.4f", i, loss)` logs at every call. While
 tracing, the values are tracers, so calling the logger then would log once,
@@ -22,6 +23,7 @@ from __future__ import annotations
 import logging
 import sys
 import types
+import warnings
 
 import numpy as np
 
@@ -64,6 +66,47 @@ def logging_call(f, args: tuple, kwargs: dict):
             _record(owner, call_args[0], call_args[1], call_args[2:], call_kwargs, where)
         else:
             _record(owner, level, call_args[0], call_args[1:], call_kwargs, where)
+    return when_the_graph_runs(emit, args, kwargs, f"logging call at {where}")
+
+
+def warnings_call(f, args: tuple, kwargs: dict):
+    """`warnings.warn(message, category, stacklevel)`, staged as a logging call is: it warns
+    each time the graph runs (once per place, as Python's filters say), at the user's
+    line; NotImplemented for any other call."""
+    if f is not warnings.warn:
+        return NotImplemented
+    where = user_source()
+    module = _module_of(where.filename if where is not None else None)
+
+    def emit(call_args, call_kwargs):
+        message, category, _ = _warn_arguments(*call_args, **call_kwargs)
+        if isinstance(message, Warning):
+            message, category = message, type(message)
+        warnings.warn_explicit(
+            message, category or UserWarning, where.filename if where else "sys",
+            where.lineno if where else 1, module=module.get("__name__", "__main__"),
+            registry=module.setdefault("__warningregistry__", {}),
+            module_globals=module)
+    return when_the_graph_runs(emit, args, kwargs, f"warnings.warn at {where}")
+
+
+def _module_of(filename) -> dict:
+    """The globals of the module whose file is `filename` (its warnings registry is kept
+    there, as `warnings.warn` keeps it), else a dict of its own."""
+    for module in list(sys.modules.values()):
+        if getattr(module, "__file__", None) == filename:
+            return vars(module)
+    return {"__name__": "__main__"}
+
+
+def _warn_arguments(message, category=None, stacklevel=1, source=None, **_):
+    return message, category, stacklevel
+
+
+def when_the_graph_runs(emit, args: tuple, kwargs: dict, label: str):
+    """`emit(args, kwargs)` now outside tracing; while tracing, a `py_function` with no
+    results that calls it each time the graph runs, with the graph's values as eager code
+    holds them (and an f-string of traced values as its text)."""
     if current_builder() is None:
         return emit(args, kwargs)
     leaves, tree = flatten((args, kwargs))
@@ -79,12 +122,12 @@ def logging_call(f, args: tuple, kwargs: dict):
             slots.append(("value", leaf))
     avals = [x.aval for x in operands]
 
-    def log(*values):
+    def run(*values):
         values = [_as_eager(v, aval) for v, aval in zip(values, avals)]
         emit(*tree.unflatten([_filled(slot, values) for slot in slots]))
         return ()
-    log.__name__ = f"logging call at {where}"
-    py_function(log, *operands, out=(), always_stage=True)   # with no traced value too
+    run.__name__ = label
+    py_function(run, *operands, out=(), always_stage=True)   # with no traced value too
     return None
 
 
