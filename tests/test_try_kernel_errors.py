@@ -396,11 +396,24 @@ def status_of(m):
     return inv, status
 
 
+def reason_of(m):
+    reason = None
+    try:
+        inv = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        inv = m
+        reason = "singular"
+    return inv, reason
+
+
 def test_a_value_a_graph_cannot_hold_must_be_the_traced_one():
     converted = ag.convert(status_of)
-    _same(_outcome(converted, REGULAR), _outcome(status_of, REGULAR))
-    with pytest.raises(TypeError, match="bound 'status' to 'singular' when the graph ran it, "
-                                        "where tracing it gave 'ok'"):
+    for m in (REGULAR, SINGULAR):   # texts it holds: 'ok' or 'singular', as eagerly
+        _same(_outcome(converted, m), _outcome(status_of, m))
+    converted = ag.convert(reason_of)   # None on one path: a constant the graph cannot hold
+    _same(_outcome(converted, REGULAR), _outcome(reason_of, REGULAR))
+    with pytest.raises(TypeError, match="bound 'reason' to 'singular' when the graph ran it, "
+                                        "where tracing it gave None"):
         converted(SINGULAR)
 
 
@@ -941,3 +954,30 @@ def test_a_staged_loop_carrying_a_variable_some_paths_leave_unbound_is_refused()
         ag.convert(last_invertible)(ms, np.int64(2))
     with pytest.raises(ag.TracingError, match="'v' is bound only .* a staged loop carries it"):
         ag.convert(last_positive)(np.array([1.0, -1.0]), np.float64(0.0))
+
+
+def solved_by(a, b):
+    try:
+        return np.linalg.solve(a, b), "solve"
+    except np.linalg.LinAlgError:
+        return np.linalg.lstsq(a, b, rcond=None)[0], "lstsq"
+
+
+def status(a):
+    try:
+        np.linalg.cholesky(a)
+        msg = "pd"
+    except np.linalg.LinAlgError:
+        msg = "not pd"
+    return msg, msg == "pd", f"[{msg}]", msg + "!"
+
+
+def test_texts_a_try_binds_on_each_path_are_eager_s():
+    # once a TypeError when the graph ran the handler: 'lstsq' where tracing gave 'solve'
+    solve, check = ag.convert(solved_by), ag.convert(status)
+    for a in (np.eye(2), np.ones((2, 2)), -np.eye(2)):
+        want, got = solved_by(a, np.ones(2)), solve(a, np.ones(2))
+        np.testing.assert_allclose(got[0], want[0])
+        assert got[1] == want[1] and type(got[1]) is str
+        assert [bool(g) if i == 1 else g for i, g in enumerate(check(a))] == list(status(a))
+    assert solve.trace_count == check.trace_count == 1

@@ -10,6 +10,8 @@ assigns gets one type for all the paths, as a staged `if` joins its branches:
   differ from eager NumPy on a later operation, `weak_joins` refuses it while
   tracing (the result is noted as a Python number on some path);
 - a shape the paths disagree on becomes unknown;
+- a string is a text value (NumPy's `StringDType`), so paths may bind different
+  ones (`"solve"` or `"lstsq"`); the caller gets the `str`;
 - a `Placeholder` (a return value no path reads yet: `return` only on some
   paths) takes any other path's type, and runs as zeros of it;
 - a variable some path leaves unbound comes out as a `MaybeUnbound`: reading
@@ -33,6 +35,7 @@ from autograph_runtime.abstract import (
     python_aval,
     python_type,
 )
+from autograph_runtime.ops.text_values import TEXT
 from autograph_runtime.source import location_note
 from autograph_runtime.tree import flatten
 
@@ -45,6 +48,8 @@ def leaf_type(value):
         return value.aval
     if type(value) in PYTHON_DTYPES:
         return python_aval(value)
+    if type(value) is str:   # a text (`"solve"`, `"lstsq"`): the graph's variable-width one
+        return AbstractValue((), TEXT)
     if isinstance(value, (np.ndarray, np.generic)) and value.dtype != object:
         return AbstractValue(np.shape(value), value.dtype)
     return None

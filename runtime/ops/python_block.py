@@ -90,6 +90,8 @@ def checked(value, aval: AbstractValue, name: str, what: str):
             value.dtype == aval.dtype
         result = python_type(aval)(value.item() if fits and not isinstance(
             value, (bool, int, float, complex)) else value) if fits else None
+    elif type(value) is str and aval.dtype.kind == "T" and aval.ndim == 0:   # a text
+        result, fits = np.array(value, dtype=aval.dtype), True
     elif type(value) in PYTHON_DTYPES and aval.ndim == 0:  # held exactly, as a loop joins it
         result = _exactly(value, aval.dtype)
         fits = result is not None
