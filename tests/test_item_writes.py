@@ -716,3 +716,14 @@ def test_a_line_written_from_a_line_of_its_own_array_matches_numpy(shape, target
 
     x = np.arange(float(np.prod(shape))).reshape(shape)
     np.testing.assert_array_equal(ag.convert(write)(x), write(x))
+
+
+def test_a_sequence_written_into_one_element_is_numpy_s_error():
+    def f(d, v):
+        d[1, 0] = v
+        return d
+    for v in (np.ones(2), np.ones((2, 2))):
+        with pytest.raises(ValueError, match=r"^setting an array element with a sequence\."):
+            f(np.zeros((3, 2)), v)
+        with pytest.raises(ValueError, match=r"^setting an array element with a sequence\."):
+            ag.convert(f)(np.zeros((3, 2)), v)

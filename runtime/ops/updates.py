@@ -46,6 +46,8 @@ def check_fits(value_shape, selected) -> None:
     fits = len(shape) <= len(selected) and all(
         v is None or s is None or v in (1, s)
         for v, s in zip(reversed(shape), reversed(selected)))
+    if not fits and not selected:   # one element: NumPy's words for `a[i, j] = [1, 2]`
+        raise ValueError("setting an array element with a sequence.")
     if not fits:
         raise ValueError(f"could not broadcast input array from shape {fmt_shape(value_shape)} "
                          f"into shape {fmt_shape(selected)}")
