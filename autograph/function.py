@@ -79,7 +79,8 @@ class GraphFunction:
         check_convertible(fn)
         self.tier = check_tier(tier)
         self.eager_fallback = eager_fallback   # None: `ag.set_eager_fallback`'s (eager_fallback.py)
-        self._refused: dict = {}   # cache key -> the refusal of its trace, where calls fell back
+        self._refused: dict = {}   # cache key -> the refusal of its trace: such calls run eagerly
+        self._fallbacks_warned: set = set()   # signatures, or kinds of errors, warned of
         _take_names(self, fn)
         self.python_function = fn
         # what runs under ag.run_functions_eagerly(True): the unconverted function (None:
@@ -141,7 +142,7 @@ class GraphFunction:
             return self._call_in_mode(args, kwargs)
         except ArgumentsNotFollowed as error:   # found before the graph ran (argument_writes.py)
             if not _tracing.builders and self._falls_back(error):
-                self._fall_back(("written arguments the graph cannot follow",), error)
+                self._fall_back(error)
                 return self._eager(*args, **kwargs)
             hide_internal_frames(error)
             raise
@@ -178,7 +179,7 @@ class GraphFunction:
         except Exception as error:
             if tracing or not self._falls_back(error):
                 raise
-            self._fall_back(sig.cache_key(self._device_for(sig)), error)
+            self._fall_back(error, sig.cache_key(self._device_for(sig)))
             return self._eager(*args, **kwargs)
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
         if tracing:
@@ -270,16 +271,20 @@ class GraphFunction:
         concrete = self._traces.get(sig.cache_key("cpu"))
         if concrete is None or not concrete.replayable:
             return False
-        self._fall_back((type(error).__name__,), error)
+        self._fall_back(error)
         return True
 
-    def _fall_back(self, key: CacheKey, error: BaseException) -> None:
-        """Remembers the refusal of calls with `key` (a cache key's calls then run eagerly
-        without tracing again, eager_fallback.py); the first warns."""
+    def _fall_back(self, error: BaseException, key: CacheKey | None = None) -> None:
+        """A call runs eagerly (eager_fallback.py) for `error`: a refused trace's `key` is
+        remembered, so later calls with it run eagerly without tracing again; the first
+        call of each signature (each kind of error, for one found when the call ran) warns."""
         with self._lock:
-            if key in self._refused:
+            if key is not None:
+                self._refused[key] = error.with_traceback(None)   # not the trace's frames
+            seen = key if key is not None else type(error)
+            if seen in self._fallbacks_warned:
                 return
-            self._refused[key] = error.with_traceback(None)   # not the trace's frames
+            self._fallbacks_warned.add(seen)
         warnings.warn(eager_fallback.warning_text(self.__qualname__, error),
                       eager_fallback.FallbackWarning, stacklevel=user_stacklevel())
 

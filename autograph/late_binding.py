@@ -1,4 +1,4 @@
-"""Functions made inside a loop that read a variable the loop assigns: refused.
+"""Functions made inside a loop or an `if` that read a variable assigned again later: refused.
 
 Python's closures read a variable when they are called ("late binding"): each
 `lambda v: v + k` made in `for k in range(3)` (or `[lambda v: v + k for k in ...]`)
@@ -8,7 +8,8 @@ a different answer. Such a closure that outlives its trip (stored, appended,
 returned, the element of a comprehension) is a `ConversionError` naming it, so a
 call runs eagerly (`autograph.eager_fallback`); one called where it is made
 (`f(lambda r: r * k)`, a `key=`, `(lambda: k)()`) sees the same `k` either way and
-is converted.
+is converted. The branches of an `if` are functions of their own too: a closure
+made in one that reads a name the function binds again after it is refused alike.
 """
 from __future__ import annotations
 
@@ -26,24 +27,35 @@ def refuse_late_binding(function_node, nodes: list, filename: str) -> None:
     nodes, itself first, are `nodes`) that reads a variable the loop assigns and outlives
     the trip that made it."""
     if not any(isinstance(n, _FUNCTIONS) for n in nodes[1:]) or \
-            not any(isinstance(n, _LOOPS) for n in nodes):
+            not any(isinstance(n, _LOOPS + (gast.If,)) for n in nodes):
         return
-    parents = {id(child): node for node in gast.walk(function_node)
-               for child in gast.iter_child_nodes(node)}
-    for loop in gast.walk(function_node):
-        if not isinstance(loop, _LOOPS):
+    parents = {id(child): node for node in nodes for child in gast.iter_child_nodes(node)}
+    stores = [(n.lineno, n.id) for n in _walk_outside_functions(function_node.body)
+              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
+    for block in nodes:
+        if isinstance(block, _LOOPS):
+            closures, assigned = _closures_in(block), _assigned_in(block)
+        elif isinstance(block, gast.If):   # its branches are functions too: a name the
+            closures = [n for part in block.body + block.orelse   # function binds again
+                        for n in gast.walk(part) if isinstance(n, _FUNCTIONS)]  # later
+            assigned = None
+        else:
             continue
-        assigned = _assigned_in(loop)
-        for closure in _closures_in(loop):
-            read = _free_names(closure) & assigned
-            if read and _outlives_trip(closure, parents, function_node):
+        for closure in closures:
+            later = assigned if assigned is not None else \
+                {name for line, name in stores if line > closure.lineno}
+            read = _free_names(closure) & later
+            kept = _outlives_trip(closure, parents, function_node) if assigned is not None \
+                else isinstance(closure, gast.FunctionDef) or not _called_or_passed(
+                    closure, parents)   # bound to a name: called, maybe, after the rebinding
+            if read and kept:
                 name = sorted(read)[0]
                 raise ConversionError(
-                    f"a function made inside a loop reads {name!r}, which the loop assigns "
-                    f"(at {filename}:{closure.lineno}): Python reads it when the function "
-                    f"is called (after the loop, its last value), a converted loop when the "
-                    f"function is made; bind it as a default (`lambda v, {name}={name}: "
-                    f"...`) to keep each trip's value")
+                    f"a function made inside a loop or an `if` reads {name!r}, which is "
+                    f"assigned again after it (at {filename}:{closure.lineno}): Python reads "
+                    f"it when the function is called (its last value), converted code when "
+                    f"the function is made; bind it as a default (`lambda v, {name}={name}: "
+                    f"...`) to keep the value it has there")
 
 
 def _assigned_in(loop) -> set:

@@ -35,9 +35,10 @@ def render(parts: tuple, values) -> str:
 
 
 def formatted_call(template: str, args: tuple, kwargs: dict):
-    """`template.format(*args, **kwargs)` as a `FormattedText`, its Python fields formatted
-    now; None where a field is more than a position or a name with a conversion and
-    a plain spec (`{0.real}`, `{a[0]}`, `{:{width}}`), which Python is left to refuse."""
+    """`template.format(*args, **kwargs)` as a `FormattedText` (each field a value, as an
+    f-string's are); None where a field is more than a position or a name with a
+    conversion and a plain spec (`{0.real}`, `{a[0]}`, `{:{width}}`), or names no
+    argument, which the caller refuses (`autograph.operators.conversions`)."""
     parts, values, auto = [], [], 0
     try:
         fields = list(string.Formatter().parse(template))
@@ -52,9 +53,11 @@ def formatted_call(template: str, args: tuple, kwargs: dict):
             return None
         if name == "":
             name, auto = str(auto), auto + 1
-        value = args[int(name)] if name.isdigit() and int(name) < len(args) else \
-            kwargs.get(name, parts) if not name.isdigit() else parts
-        if value is parts:   # no such argument: Python's error, from Python
+        if name.isdigit() and int(name) < len(args):
+            value = args[int(name)]
+        elif not name.isdigit() and name in kwargs:
+            value = kwargs[name]
+        else:
             return None
         parts.append((len(values), conversion, spec))
         values.append(value)

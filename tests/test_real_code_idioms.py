@@ -183,9 +183,30 @@ def bound_at_once(x, w):
     return out, sorted(range(3), key=lambda j: -x[j, 0])
 
 
+def chosen_closure(x, flag):
+    k = 1.0
+    if flag:                                 # a Python condition: the branch still a function
+        k = 2.0
+        g = lambda v: v * k
+    else:
+        g = lambda v: v - k
+    k = 10.0                                 # g reads this k when called
+    return g(x)
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_a_closure_made_in_an_if_reading_a_name_bound_again_later_is_eager_s(flag):
+    x = np.ones(2)
+    with pytest.raises(ag.ConversionError, match="reads 'k', which is assigned again"):
+        ag.convert(chosen_closure, eager_fallback=False)(x, flag)
+    with pytest.warns(ag.FallbackWarning):
+        got = ag.convert(chosen_closure, eager_fallback=True)(x, flag)
+    np.testing.assert_array_equal(got, chosen_closure(x, flag))
+
+
 def test_a_closure_made_in_a_loop_reading_its_variable_is_refused_or_converted():
     x = np.ones(2)
-    with pytest.raises(ag.ConversionError, match="reads 'k', which the loop assigns"):
+    with pytest.raises(ag.ConversionError, match="reads 'k', which is assigned again"):
         ag.convert(late_bound, eager_fallback=False)(x)
     with pytest.warns(ag.FallbackWarning):
         got = ag.convert(late_bound, eager_fallback=True)(x)

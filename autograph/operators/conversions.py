@@ -52,20 +52,20 @@ def _deferred_text(f, args: tuple, kwargs: dict):
     """`str(x)`, `format(x, spec)` and `"...".format(...)` of traced numbers or arrays as
     a `FormattedText` (formatted when the graph runs, for `print`, an `assert` or an
     error's message); None where the text cannot wait (`repr`, values in containers)."""
-    if f is str and len(args) == 1 and not kwargs and isinstance(args[0], Tracer):
-        return FormattedText(((0, None, ""),), [args[0]])   # str(x) is format(x, "")
-    if f is format and len(args) in (1, 2) and not kwargs and isinstance(args[0], Tracer) \
-            and all(type(a) is str for a in args[1:]):
-        return FormattedText(((0, None, args[1] if len(args) == 2 else ""),), [args[0]])
-    if _formats_text(f) and f.__name__ == "format" and not any(
+    if (f is str and len(args) == 1 or f is format and len(args) in (1, 2)) and not kwargs \
+            and isinstance(args[0], Tracer) and all(type(a) is str for a in args[1:]):
+        spec = args[1] if len(args) == 2 else ""   # str(x) is format(x, "")
+        return FormattedText(((0, None, spec),), [args[0]])
+    if _str_method(f) == "format" and not any(
             holds_traced(v) and not isinstance(v, Tracer) for v in (*args, *kwargs.values())):
         return formatted_call(f.__self__, args, kwargs)
     return None
 
 
-def _joins_text(f) -> bool:
-    """`"sep".join` (a bound method of a string)."""
-    return isinstance(getattr(f, "__self__", None), str) and getattr(f, "__name__", None) == "join"
+def _str_method(f) -> str | None:
+    """The name of `f` where it is a bound method of a string (`"sep".join`), else None."""
+    return getattr(f, "__name__", None) if isinstance(getattr(f, "__self__", None), str) \
+        else None
 
 
 def _joined(separator: str, items: list):
@@ -81,8 +81,7 @@ def _joined(separator: str, items: list):
 
 def _formats_text(f) -> bool:
     """`"...".format` (a bound method of a string)."""
-    return isinstance(getattr(f, "__self__", None), str) and \
-        getattr(f, "__name__", None) in ("format", "format_map")
+    return _str_method(f) in ("format", "format_map")
 
 
 def eager_type(x: Tracer) -> type:
@@ -109,7 +108,7 @@ def type_query(f, args: tuple, kwargs: dict):
 def conversion_call(f, args: tuple, kwargs: dict):
     """`f(*args, **kwargs)` staged where `f` converts a traced value to a number;
     NotImplemented where it does not."""
-    if _joins_text(f) and len(args) == 1 and not kwargs:
+    if _str_method(f) == "join" and len(args) == 1 and not kwargs:
         return _joined(f.__self__, list(args[0]))
     if (f in _TEXT or _formats_text(f)) and holds_traced((args, tuple(kwargs.values()))):
         text = _deferred_text(f, args, kwargs)

@@ -79,9 +79,9 @@ def warnings_call(f, args: tuple, kwargs: dict):
     module = _module_of(where.filename if where is not None else None)
 
     def emit(call_args, call_kwargs):
-        message, category, _ = _warn_arguments(*call_args, **call_kwargs)
-        if isinstance(message, Warning):
-            message, category = message, type(message)
+        message, category = _message_and_category(*call_args, **call_kwargs)
+        if isinstance(message, Warning):   # `warnings.warn(RuntimeWarning("..."))`
+            category = type(message)
         warnings.warn_explicit(
             message, category or UserWarning, where.filename if where else "sys",
             where.lineno if where else 1, module=module.get("__name__", "__main__"),
@@ -99,8 +99,9 @@ def _module_of(filename) -> dict:
     return {"__name__": "__main__"}
 
 
-def _warn_arguments(message, category=None, stacklevel=1, source=None, **_):
-    return message, category, stacklevel
+def _message_and_category(message, category=None, stacklevel=1, source=None, **_):
+    """What `warnings.warn`'s arguments say to warn of (the place is the user's line)."""
+    return message, category
 
 
 def when_the_graph_runs(emit, args: tuple, kwargs: dict, label: str):
