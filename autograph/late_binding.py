@@ -42,12 +42,15 @@ def refuse_late_binding(function_node, nodes: list, filename: str) -> None:
         else:
             continue
         for closure in closures:
-            later = assigned if assigned is not None else \
-                {name for line, name in stores if line > closure.lineno}
-            read = _free_names(closure) & later
-            kept = _outlives_trip(closure, parents, function_node) if assigned is not None \
-                else isinstance(closure, gast.FunctionDef) or not _called_or_passed(
-                    closure, parents)   # bound to a name: called, maybe, after the rebinding
+            if assigned is not None:
+                read = _free_names(closure) & assigned
+                kept = _outlives_trip(closure, parents, function_node)
+            else:   # an `if`: used after a name it reads is bound again
+                rebound = {name: line for line, name in sorted(stores, reverse=True)
+                           if line > closure.lineno}   # each name's first line after it
+                read = _free_names(closure) & set(rebound)
+                kept = _used_after(closure, min((rebound[n] for n in read), default=0),
+                                   parents, function_node)
             if read and kept:
                 name = sorted(read)[0]
                 raise ConversionError(
@@ -103,15 +106,34 @@ def _outlives_trip(closure, parents: dict, function_node) -> bool:
     """Whether the closure may be called after the trip that made it: not a function
     called at once, or passed to a call that does not store it (a `def`, or a lambda
     bound to a name, by every use of the name)."""
-    parent = parents.get(id(closure))
-    name = closure.name if isinstance(closure, gast.FunctionDef) else \
-        parent.targets[0].id if isinstance(parent, gast.Assign) and len(parent.targets) == 1 \
-        and isinstance(parent.targets[0], gast.Name) else None
+    name = _bound_name(closure, parents)
     if name is None:
         return not _called_or_passed(closure, parents)
     uses = [n for n in gast.walk(function_node)
             if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load)]
     return any(not _called_or_passed(use, parents) for use in uses)
+
+
+def _used_after(closure, line: int, parents: dict, function_node) -> bool:
+    """Whether the closure is used after `line` (the uses of its name, where it is bound
+    to one; a call on `line` itself reads before the line binds), or may be, stored."""
+    name = _bound_name(closure, parents)
+    if name is None:
+        return not _called_or_passed(closure, parents)
+    return any(n.lineno > line or not _called_or_passed(n, parents)
+               for n in gast.walk(function_node)
+               if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load))
+
+
+def _bound_name(closure, parents: dict):
+    """The name a `def`, or a lambda assigned to a single name, binds; else None."""
+    if isinstance(closure, gast.FunctionDef):
+        return closure.name
+    parent = parents.get(id(closure))
+    if isinstance(parent, gast.Assign) and len(parent.targets) == 1 \
+            and isinstance(parent.targets[0], gast.Name):
+        return parent.targets[0].id
+    return None
 
 
 def _called_or_passed(node, parents: dict) -> bool:
