@@ -3,8 +3,10 @@
 A graph function's full call path binds the call to the parameters, applies
 defaults, flattens it and builds a `CacheKey` (about 15-30 µs). The short path
 keys the call by its raw `args` and `kwargs` instead (`call_key`: a flat tuple,
-two items per leaf), and maps that key to a prepared `FastEntry` that passes the
-array leaves to the compiled graph in the full path's order.
+two items per leaf; a lone NumPy scalar is keyed by its type alone, the one key
+that is not a tuple), and maps that key to a prepared `FastEntry` that passes
+the array leaves to the compiled graph in the full path's order. A call in a
+device block is keyed `(device, call_key)`.
 
 The raw key must select the same graph as the full key, so it takes only
 leaves whose full key it determines: exact `np.ndarray`s (dtype, shape),
@@ -19,6 +21,8 @@ value an `input_signature` converted).
 
 >>> call_key((np.ones(3, np.float32), 2.0), {"mode": "add"})
 (dtype('float32'), (3,), <class 'float'>, 2.0, 'mode', <keyword>, <class 'str'>, 'add')
+>>> call_key((np.int64(27),), {})
+<class 'numpy.int64'>
 """
 from __future__ import annotations
 
@@ -66,6 +70,10 @@ def scalar_item(x, t):
 
 def call_key(args: tuple, kwargs: dict):
     """The short path's key of a call, or None where a leaf is of a kind it does not take."""
+    if len(args) == 1 and not kwargs:
+        t = type(args[0])
+        if t in NUMERIC_SCALARS:   # `f(np.int64(27))`: one dict lookup by the type, no tuple
+            return t
     key = ()
     for x in args:
         t = type(x)

@@ -49,7 +49,7 @@ from .device import state as device_state
 from .eager_mode import setting as eager_mode
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
 from .operators.staging import holding_arguments
-from .fast_path import NUMERIC_SCALARS, NUMPY_SCALAR, call_key, prepare
+from .fast_path import call_key, prepare
 from .signature import CallSignature, flatten_call, param_specs_of
 from .self_reads import guard, snapshot
 from .specs import TensorSpec
@@ -65,6 +65,7 @@ from .variable_policy import FirstTraceCreates
 __all__ = ["ConcreteFunction", "GraphFunction", "RetracingWarning"]
 
 RETRACE_WARNING_AFTER = 5
+_ndarray = np.ndarray   # read on every call: one global, not `np` and its attribute
 
 
 class RetracingWarning(UserWarning):
@@ -127,12 +128,10 @@ class GraphFunction:
                 if len(args) == 1 and not kwargs:   # the commonest calls, keyed inline
                     x = args[0]
                     t = type(x)
-                    if t is np.ndarray:
+                    if t is _ndarray:
                         entry = self._fast.get((x.dtype, x.shape))
-                    elif t in NUMERIC_SCALARS:
-                        entry = self._fast.get((t, NUMPY_SCALAR))
-                    else:
-                        entry = self._fast.get(call_key(args, kwargs))
+                    else:   # a lone NumPy scalar's key is its type
+                        entry = self._fast.get(t) or self._fast.get(call_key(args, kwargs))
                 else:
                     entry = self._fast.get(call_key(args, kwargs))
                 if entry is not None:
@@ -163,7 +162,7 @@ class GraphFunction:
             return self._eager(*args, **kwargs)   # ag.run_functions_eagerly(True)
         key = call_key(args, kwargs)
         if device_state.device != "cpu" and key is not None:
-            key = (device_state.device,) + key
+            key = (device_state.device, key)
         entry = self._fast.get(key)
         if entry is not None and not tracing:
             run, call = entry
@@ -195,7 +194,7 @@ class GraphFunction:
         if raw is None:
             return
         if device_state.device != "cpu":
-            raw = (device_state.device,) + raw
+            raw = (device_state.device, raw)
         if raw in self._fast:
             return
         run = concrete.fast_call if concrete.backend.xp is np else _flat_caller(concrete)

@@ -212,7 +212,8 @@ def test_numpy_scalars_are_keyed_by_type_only_where_it_fixes_the_dtype():
         assert got.dtype == x.dtype and got == x
     assert f.trace_count == 3          # datetime64[D], datetime64[h], int64
     assert f.full_calls == 4           # np.longlong is another type of the same dtype
-    assert call_key((np.int64(1),), {})[0] is np.int64
+    assert call_key((np.int64(1),), {}) is np.int64   # a lone NumPy scalar: its type
+    assert call_key((np.int64(1), 2), {})[0] is np.int64
     assert call_key((np.str_("ab"),), {})[0] == np.dtype("<U2")
 
 
