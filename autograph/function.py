@@ -32,7 +32,7 @@ from autograph_runtime.dask_arrays import is_dask_array
 from autograph_runtime.errors import NoneOnThisPathError
 from autograph_runtime.ops.random import warn_frozen_draws
 from autograph_runtime.ops.effects import may_fail
-from autograph_runtime.ops.subgraphs import defer
+from autograph_runtime.ops.subgraphs import defer, refusing_deferred
 from autograph_runtime.ir import SourceInfo
 from autograph_runtime.source import note_original_location, user_stacklevel
 from autograph_runtime.tracer import _stack as _tracing   # its `builders`: read on every call
@@ -56,7 +56,7 @@ from .specs import TensorSpec
 from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
                             shared_traces)
 from .tiers import check_tier
-from .tracebacks import hide_internal_frames
+from .tracebacks import hide_internal_frames, raised_inside
 from .traced_recursion import explained
 from .tiers import settings as tier_settings
 from .trace_cache import TraceCache
@@ -174,7 +174,11 @@ class GraphFunction:
                            self._apply_defaults, self.__qualname__)
         tracing = current_builder() is not None
         try:
-            concrete, key = self._lookup(sig)
+            if not tracing and self._may_fall_back():   # an error of the tracer's own, in
+                with refusing_deferred(raised_inside):   # code that may not run: eagerly
+                    concrete, key = self._lookup(sig)
+            else:
+                concrete, key = self._lookup(sig)
         except Exception as error:
             if tracing or not self._falls_back(error):
                 raise
@@ -382,10 +386,14 @@ class GraphFunction:
                 with holding_arguments([c for c, _, _ in containers if type(c) is list]):
                     result = target(*args, **kwargs)
             except Exception as error:
-                # an assert staged before may raise first when the graph runs, as eagerly
-                if may_fail(current_builder().eqns) and defer(error):
+                deferred = False
+                try:   # an assert staged before may raise first when the graph runs, as eagerly
+                    deferred = may_fail(current_builder().eqns) and defer(error)
+                finally:
+                    if not deferred:
+                        argument_containers.put_back(containers)
+                if deferred:
                     return None
-                argument_containers.put_back(containers)
                 raise
             where = _definition(self.python_function)
             argument_containers.refuse_changed(containers, self.__qualname__, where)

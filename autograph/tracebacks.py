@@ -21,6 +21,7 @@ import types
 
 import autograph_runtime as runtime
 from autograph_runtime.errors import add_note_once
+from autograph_runtime.source import is_user_file
 
 NOTE = ("(autograph hid its own frames from this traceback; "
         "AUTOGRAPH_TRACEBACK_FILTERING=off or ag.set_traceback_filtering(False) shows them)")
@@ -63,3 +64,18 @@ def _shorten(error: BaseException) -> None:
         shortened = types.TracebackType(shortened, t.tb_frame, t.tb_lasti, t.tb_lineno)
     error.__traceback__ = shortened
     add_note_once(error, NOTE)
+
+
+def raised_inside(error: BaseException) -> bool:
+    """Whether `error` was raised in autograph's or runtime's own code: of the frames of its
+    traceback that are the project's or the user's, the innermost is the project's (an
+    error a NumPy function raised counts for whoever called it)."""
+    inside, tb = False, error.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.startswith(_PACKAGES):
+            inside = True
+        elif is_user_file(filename):
+            inside = False
+        tb = tb.tb_next
+    return inside

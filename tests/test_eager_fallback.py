@@ -171,3 +171,53 @@ def test_an_ndarray_attribute_with_no_traced_version_falls_back():
         ag.convert(contiguous_sum, eager_fallback=False)(x)
     with pytest.warns(ag.FallbackWarning, match="flags"):
         assert ag.convert(contiguous_sum)(x.T) == contiguous_sum(x.T)
+
+
+def _tracer_fault(monkeypatch):
+    """Makes `~x` of a traced value fail inside the runtime's own code while tracing, as a
+    bug of the tracer's would (eager code never meets it)."""
+    from autograph_runtime import Tracer
+    from autograph_runtime.abstract import python_aval
+    monkeypatch.setattr(Tracer, "__invert__", lambda self: python_aval(object()))
+
+
+def guarded_flip(x, flags):
+    assert np.all(x >= 0), "x must be non-negative"
+    return np.where(~flags, x, -x)
+
+
+def flip_where_positive(x, flags):
+    if x.sum() > 0:
+        return np.where(~flags, x, -x)
+    return x
+
+
+@pytest.mark.parametrize("fn", [guarded_flip, flip_where_positive])
+def test_an_error_of_the_tracers_own_in_code_that_may_not_run_is_a_refusal(monkeypatch, fn):
+    # staged (deferred), it would be raised when the graph ran, where eager returns
+    _tracer_fault(monkeypatch)
+    x, flags = np.array([1.0, 2.0, 3.0]), np.array([True, False, True])
+    converted = ag.convert(fn)
+    with pytest.warns(ag.FallbackWarning, match="tracing raised KeyError"):
+        np.testing.assert_array_equal(converted(x, flags), fn(x, flags))
+    if fn is guarded_flip:
+        with pytest.raises(AssertionError, match="non-negative"):   # eager's own error
+            converted(-x, flags)
+    graph = ag.convert(fn, eager_fallback=False)   # no fallback: staged, as before
+    with pytest.raises(KeyError):
+        graph(x, flags)
+
+
+def test_the_users_own_raise_in_a_staged_branch_is_still_staged():
+    def checked(x):
+        if np.any(np.isnan(x)):
+            raise ValueError("x has NaN")
+        return x * 2
+
+    converted = ag.convert(checked)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ag.FallbackWarning)   # a graph, not plain Python
+        np.testing.assert_array_equal(converted(np.ones(3)), np.full(3, 2.0))
+        with pytest.raises(ValueError, match="x has NaN"):
+            converted(np.array([1.0, np.nan, 3.0]))
+    assert converted.trace_count == 1

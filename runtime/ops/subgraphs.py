@@ -7,12 +7,14 @@ inputs by `GraphBuilder`.
 """
 from __future__ import annotations
 
+import contextlib
+import threading
 import warnings
 
 import numpy as np
 
 from ..abstract import AbstractValue, python_type
-from ..errors import AutographError
+from ..errors import AutographError, TracingError
 from ..ir import Eqn, Graph, Literal, Var
 from ..tracer import Tracer, current_builder
 from ..tracing import Traced, trace_to_graph
@@ -78,11 +80,37 @@ def defer(error: Exception) -> bool:
     """Stages `error` where the graph being traced is, to be raised when it runs there
     (`effects.stage_failure`); False where it must be raised now: the project's own
     errors (a traced dict key's `UnhashableTracedValue` too: a loop around may run as Python
-    instead), those `undeferred_errors` name, and those that cannot be remade."""
+    instead), those `undeferred_errors` name, and those that cannot be remade. An error
+    that `refusing_deferred`'s predicate picks is refused instead (a `TracingError`)."""
     if isinstance(error, AutographError) or any(
             undeferred(error) for undeferred in undeferred_errors):
         return False
+    if _deferral.refuses is not None and _deferral.refuses(error):
+        raise TracingError(
+            f"tracing raised {type(error).__name__}: {error} in code that may not run "
+            f"(a staged branch or loop body, or code after a staged assert or raise)"
+        ) from error
     return stage_failure(error)
+
+
+class _Deferral(threading.local):
+    refuses = None   # a predicate of errors that are refused rather than deferred
+
+
+_deferral = _Deferral()
+
+
+@contextlib.contextmanager
+def refusing_deferred(predicate):
+    """While tracing in the block, an error `defer` would stage for which `predicate(error)`
+    holds is a refusal instead: a call whose trace is refused runs eagerly, where a
+    staged error is raised by the graph (right for the user's own `raise`, wrong for an
+    error of the tracer's own making, which eager code never meets)."""
+    before, _deferral.refuses = _deferral.refuses, predicate
+    try:
+        yield
+    finally:
+        _deferral.refuses = before
 
 
 def _name(x, names, i):
