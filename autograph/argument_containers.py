@@ -53,13 +53,13 @@ def watch_instance(function) -> list:
     the trace changes, is refused as an argument's is."""
     ref = getattr(function, "_ag_self_ref", None)   # a method converted per instance
     instance = ref() if ref is not None else getattr(function, "__self__", None)
-    if instance is None or not _is_object(instance):
+    if instance is None or not is_object(instance):
         return []
     return [(container, dict(items_of(container)), label)
             for container, label in containers_in(instance, "self")]
 
 
-def _holds_tracers(now: dict, before: dict) -> bool:
+def holds_tracers(now: dict, before: dict) -> bool:
     """Whether an attribute the trace set holds a traced value (which it leaks)."""
     return any(isinstance(leaf, Tracer) for k, v in now.items()
                if k not in before or before[k] is not v for leaf in flatten(v)[0])
@@ -79,14 +79,14 @@ def refuse_changed(watched: list, function: str, where) -> None:
     one of `watched`."""
     changed = [(c, items, label) for c, items, label in watched
                if not same_items(items_of(c), items) and (
-                   not is_plain_object(c) or _holds_tracers(items_of(c), items))]
+                   not is_plain_object(c) or holds_tracers(items_of(c), items))]
     if not changed:
         return
     container, items, label = changed[0]
     if is_plain_object(container):   # the attribute a traced value went into
         now = items_of(container)
         keys = [k for k, v in now.items() if k not in items or items[k] is not v]
-        label += "." + next((k for k in keys if _holds_tracers({k: now[k]}, {})), keys[0])
+        label += "." + next((k for k in keys if holds_tracers({k: now[k]}, {})), keys[0])
     put_back(watched)   # all of it, Python values in objects too: the trace is refused
     kind = type(changed[0][0]).__name__
     if label.startswith("self."):
@@ -103,7 +103,7 @@ def refuse_changed(watched: list, function: str, where) -> None:
         f"outside the function")
 
 
-def _is_object(value) -> bool:
+def is_object(value) -> bool:
     try:
         return is_plain_object(value)
     except Exception:  # noqa: BLE001 - a stand-in (an unbound name's) says so when read
@@ -115,7 +115,7 @@ def refuse_traced_in_objects(result, function: str, where) -> None:
     dict, which a graph returns as such) whose attributes hold traced values: returned
     as it is, the object would hold them after the call, never the graph's values."""
     for leaf in flatten(result)[0]:
-        if isinstance(leaf, (Tracer, FormattedText)) or not _is_object(leaf):
+        if isinstance(leaf, (Tracer, FormattedText)) or not is_object(leaf):
             continue   # (an f-string's text is refused as a result by the trace itself)
         for container, label in containers_in(leaf, "result"):
             for key, value in items_of(container).items():

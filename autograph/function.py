@@ -50,6 +50,7 @@ from .eager_mode import setting as eager_mode
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
 from .operators.staging import holding_arguments
 from .fast_path import call_key, prepare
+from .module_state import ModuleStateChanged, ModuleWatch, refusing_every_change
 from .signature import CallSignature, flatten_call, param_specs_of
 from .self_reads import guard, snapshot
 from .specs import TensorSpec
@@ -81,6 +82,7 @@ class GraphFunction:
         self.tier = check_tier(tier)
         self.eager_fallback = eager_fallback   # None: `ag.set_eager_fallback`'s (eager_fallback.py)
         self._refused: dict = {}   # cache key -> the refusal of its trace: such calls run eagerly
+        self._retried: set = set()   # keys refused once for module state (`_retries`)
         self._fallbacks_warned: set = set()   # signatures, or kinds of errors, warned of
         _take_names(self, fn)
         self.python_function = fn
@@ -174,8 +176,10 @@ class GraphFunction:
                            self._apply_defaults, self.__qualname__)
         tracing = current_builder() is not None
         try:
-            if not tracing and self._may_fall_back():   # an error of the tracer's own, in
-                with refusing_deferred(raised_inside):   # code that may not run: eagerly
+            if not tracing and self._may_fall_back():
+                # a call that may run eagerly refuses what its graph would get wrong: an
+                # error of the tracer's own in code that may not run, a change of module state
+                with refusing_deferred(raised_inside), refusing_every_change():
                     concrete, key = self._lookup(sig)
             else:
                 concrete, key = self._lookup(sig)
@@ -282,7 +286,7 @@ class GraphFunction:
         remembered, so later calls with it run eagerly without tracing again; the first
         call of each signature (each kind of error, for one found when the call ran) warns."""
         with self._lock:
-            if key is not None:
+            if key is not None and not self._retries(error, key):
                 self._refused[key] = error.with_traceback(None)   # not the trace's frames
             seen = key if key is not None else type(error)
             if seen in self._fallbacks_warned:
@@ -290,6 +294,14 @@ class GraphFunction:
             self._fallbacks_warned.add(seen)
         warnings.warn(eager_fallback.warning_text(self.__qualname__, error),
                       eager_fallback.FallbackWarning, stacklevel=user_stacklevel())
+
+    def _retries(self, error: BaseException, key: CacheKey) -> bool:
+        """Whether the next call with `key` traces again: a first refusal for module state
+        (a module-level cache its eager run fills may leave the next trace a graph)."""
+        if not isinstance(error, ModuleStateChanged) or key in self._retried:
+            return False
+        self._retried.add(key)
+        return True
 
     def _remember(self, key: CacheKey, concrete):
         for evicted in self._traces.remember(key, concrete):
@@ -382,6 +394,7 @@ class GraphFunction:
             args, kwargs = sig.rebuild(leaves)
             containers = argument_containers.watch(self._signature, args, kwargs) + \
                 argument_containers.watch_instance(self.python_function)
+            module = ModuleWatch(self.python_function)
             try:
                 with holding_arguments([c for c, _, _ in containers if type(c) is list]):
                     result = target(*args, **kwargs)
@@ -392,11 +405,13 @@ class GraphFunction:
                 finally:
                     if not deferred:
                         argument_containers.put_back(containers)
+                        module.put_back()
                 if deferred:
                     return None
                 raise
             where = _definition(self.python_function)
             argument_containers.refuse_changed(containers, self.__qualname__, where)
+            module.refuse_changed(self.__qualname__, where)
             argument_containers.refuse_traced_in_objects(result, self.__qualname__, where)
             return result
 

@@ -149,7 +149,7 @@ def test_exceptions_match_by_type(pytester):
 
         @pytest.mark.graph_equivalence(args=[np.arange(3.0)])
         def eager_only_error(x):
-            CALLS.append(x)
+            CALLS.append(1)
             if len(CALLS) == 1:  # the first call only: eager's, not the graph's trace
                 raise ValueError("an array")
             return x

@@ -1,0 +1,153 @@
+"""Module-level state a trace changes (autograph/module_state.py): a global assigned, a
+module-level list or dict changed, a traced value put in a module-level object. Such a
+trace is refused and put back, so with the eager fallback every call changes the state
+as eager code does; a module-level cache filled once gives a graph on the next call."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+LOG: list = []
+CALLS = 0
+STATS: dict = {"n": 0}
+WINDOWS: dict = {}
+SCALE = 3.0
+TABLE = {"double": 2.0, "half": 0.5}
+
+
+class Monitor:
+    pass
+
+
+MONITOR = Monitor()
+
+
+def log_sum(x):
+    LOG.append(x.sum())
+    return x * 2
+
+
+def count_calls(x):
+    global CALLS
+    CALLS += 1
+    return x + CALLS
+
+
+def keep_stats(x):
+    STATS["n"] += 1
+    return x - STATS["n"]
+
+
+def watch_max(x):
+    MONITOR.last = x.max()
+    return x
+
+
+def windowed(x):
+    n = x.shape[0]
+    if n not in WINDOWS:
+        WINDOWS[n] = np.hanning(n)
+    return x * WINDOWS[n]
+
+
+def scaled(x, how):
+    return x * SCALE * TABLE[how]
+
+
+def _reset():
+    global CALLS
+    LOG.clear()
+    CALLS = 0
+    STATS.clear()
+    STATS["n"] = 0
+    WINDOWS.clear()
+    MONITOR.__dict__.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_state():
+    _reset()
+    before = ag.set_eager_fallback(True)
+    yield
+    ag.set_eager_fallback(before)
+
+
+def _state():
+    return [float(v) for v in LOG], CALLS, dict(STATS), dict(MONITOR.__dict__)
+
+
+@pytest.mark.parametrize("fn", [log_sum, count_calls, keep_stats, watch_max])
+def test_a_trace_changing_module_state_runs_eagerly_as_eager_code_does(fn):
+    x = np.arange(4.0)
+    want = [fn(x + i) for i in range(3)]
+    eager_state = _state()
+    _reset()
+    converted = ag.convert(fn)
+    with pytest.warns(ag.FallbackWarning, match="module|global"):
+        got = [converted(x + i) for i in range(3)]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    assert _state() == eager_state   # changed once per call, as eagerly: not by the traces
+
+
+def remember_peak(x):
+    global PEAK
+    PEAK = x.max()
+    return x
+
+
+PEAK = None
+
+
+@pytest.mark.parametrize("fn, named", [(log_sum, "traced value in the module-level list 'LOG'"),
+                                       (remember_peak, "assigns the global 'PEAK'"),
+                                       (watch_max, "traced value in the module-level object "
+                                                   "'MONITOR'")])
+def test_a_traced_value_left_in_module_state_is_refused_even_without_the_fallback(fn, named):
+    converted = ag.convert(fn, eager_fallback=False)
+    with pytest.raises(ag.TracingError, match=named):
+        converted(np.arange(4.0))
+    assert _state() == ([], 0, {"n": 0}, {}) and PEAK is None   # as it was
+
+
+@pytest.mark.parametrize("fn", [count_calls, keep_stats])
+def test_without_the_fallback_python_values_change_module_state_while_tracing(fn):
+    # a graph was asked for: as in tf.function, the change is the trace's, made once
+    converted = ag.convert(fn, eager_fallback=False)
+    first, second = converted(np.zeros(2)), converted(np.zeros(2))
+    np.testing.assert_array_equal(first, second)
+    assert (CALLS, STATS["n"]) == ((1, 0) if fn is count_calls else (0, 1))
+
+
+def test_a_module_level_cache_the_eager_run_fills_gives_a_graph_on_the_next_call():
+    converted = ag.convert(windowed)
+    x = np.arange(5.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i in range(3):
+            np.testing.assert_array_equal(converted(x + i), (x + i) * np.hanning(5))
+    assert [w.category for w in caught] == [ag.FallbackWarning]
+    assert converted.trace_count == 1 and list(WINDOWS) == [5]
+
+
+def test_reading_module_constants_and_tables_is_a_graph():
+    converted = ag.convert(scaled)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ag.FallbackWarning)
+        for how in ("double", "half"):
+            np.testing.assert_array_equal(converted(np.ones(3), how), scaled(np.ones(3), how))
+    assert converted.trace_count == 2
+
+
+def test_a_python_value_set_on_a_module_level_object_is_kept_as_for_arguments():
+    def remember_size(x):
+        MONITOR.size = x.shape[0]   # a Python value: the trace's is every call's
+        return x + 1
+
+    converted = ag.convert(remember_size, eager_fallback=False)
+    np.testing.assert_array_equal(converted(np.ones(2)), np.full(2, 2.0))
+    assert MONITOR.size == 2
