@@ -33,6 +33,9 @@ from .staging import staging
 from .undefined import is_undefined, refuse_in_loop
 
 UNROLL_WARNING_AFTER = 100
+# trips of an iterator without a length (`itertools.count()`, a generator) guarded by a
+# traced exit, past which the loop is refused: the iterator may never end while tracing
+GUARDED_TRIPS_UNSIZED = 1000
 UNROLL_LOG_EVERY = 1000   # trips of a Python loop while tracing between two log records
 
 
@@ -264,6 +267,13 @@ def _python_for(iterable, extra_test, body, state, names):
                 stageable = False
                 go_on = read_if_variable(extra_test(*state))  # its equations were dropped
             if isinstance(go_on, Tracer):  # each remaining trip guarded by a cond
+                if count >= GUARDED_TRIPS_UNSIZED and not hasattr(iterable, "__len__"):
+                    raise TracingError(
+                        f"a Python loop{location_note(user_source())} over an iterator "
+                        f"without a length ({type(iterable).__name__}) leaves by a traced "
+                        f"`break` or `return`: tracing stopped after {count} trips, which "
+                        f"it cannot know to be the last; loop over range() of a bound, or "
+                        f"write a while loop")
                 from .conditionals import if_stmt
                 state = if_stmt(go_on, lambda *s, item=item: body(item, *s),
                                 lambda *s: s, state, ("",) * len(state))
