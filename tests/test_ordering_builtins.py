@@ -145,3 +145,33 @@ def test_max_of_a_generator_left_to_python_still_sees_its_items():
         return max(v for v in [x[0]]), min(float(i) for i in range(3))
     got = ag.convert(f)(np.array([2.5, 1.0]))
     assert float(got[0]) == 2.5 and got[1] == 0.0
+
+
+def _nearest(d):
+    return min(range(len(d)), key=lambda i: d[i])
+
+
+def _largest_row(rows):
+    return max(rows, key=lambda r: r.sum())
+
+
+def _best_of_generator(d):
+    return max((i for i in range(len(d))), key=lambda i: abs(d[i]), default=-1)
+
+
+@pytest.mark.parametrize("values", SPECIAL + [(3.0, -5.0, 1.0, -5.0)], ids=range(7))
+def test_max_and_min_with_a_key_pick_the_first_item_of_the_extreme_key(values):
+    d = np.array(values)
+    for fn in (_nearest, _best_of_generator):
+        got = ag.convert(fn, eager_fallback=False)(d)
+        assert int(got) == fn(d)
+    rows = [np.array([v, 1.0]) for v in values]
+    np.testing.assert_array_equal(ag.convert(_largest_row, eager_fallback=False)(rows),
+                                  _largest_row(rows))
+
+
+def test_an_empty_sequence_with_a_key_is_pythons():
+    def empty_or_default(d):
+        return min([], key=lambda i: d[i], default=-1)
+
+    assert ag.convert(empty_or_default)(np.ones(2)) == -1

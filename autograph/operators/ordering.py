@@ -8,8 +8,10 @@ the first (`max(0.0, -0.0)` is 0.0), and mixing a traced int with a float
 is the same `PathTypeError` as `x if c else 1.0`. The clamp real code writes,
 `min(max(i, 0), n - 1)` for a traced `i`, is staged; so are `max(xs)` and
 `min(xs)` of a list, tuple or generator of numbers, and of a 1-d array (its items, as
-Python iterates them: the first of equal extremes, NaN only as the first item). `key=`
-and `default=`, and n-d arrays (whose truth Python refuses), are left to Python.
+Python iterates them: the first of equal extremes, NaN only as the first item), and
+`min(range(n), key=lambda i: d[i])` (a range, list, tuple or generator whose keys are
+traced numbers: the first item of the extreme key). `default=` of an empty sequence and
+n-d arrays (whose truth Python refuses) are left to Python.
 
 `sorted(xs)` and `xs.sort()` of a list of traced numbers of one type (or `sorted` of
 a 1-d traced array of known length, whose items Python orders) stage
@@ -60,9 +62,11 @@ def ordering_call(f, args: tuple, kwargs: dict):
         return NotImplemented
     if len(args) == 1 and isinstance(args[0], types.GeneratorType):   # consumed here, once
         items = tuple(args[0])                   # (as `max(g)` consumes it): Python's answer
-        picked = _picked(better, items) if not kwargs else NotImplemented   # where not staged
+        picked = _picked(better, items) if not kwargs else _keyed(better, items, **kwargs)
         return f(items, **kwargs) if picked is NotImplemented else picked
     if kwargs:
+        if len(args) == 1 and type(args[0]) in (range, list, tuple):
+            return _keyed(better, args[0], **kwargs)
         return NotImplemented
     if len(args) == 1 and isinstance(args[0], Tracer) and args[0].ndim == 1 and \
             args[0].dtype.kind in "biuf":
@@ -96,6 +100,25 @@ def _picked(better, values):
     for value in values[1:]:
         current = if_exp(better(value, current), lambda v=value: v, lambda c=current: c)
     return current
+
+
+def _keyed(better, items, key=None, **default):
+    """`max(items, key=f)` / `min(...)` where the keys are traced numbers: the item whose
+    key Python's fold keeps (the first of equal keys), staged; NotImplemented otherwise.
+    An empty `items` is Python's (its `default`, or its ValueError)."""
+    if key is None or not items or set(default) - {"default"}:
+        return NotImplemented
+    from .calls import converted_call   # (calls asks this module first)
+    keys = [converted_call(key, (item,), {}) for item in items]
+    if not any(isinstance(k, Tracer) for k in keys) or any(
+            isinstance(k, Tracer) and k.ndim for k in keys):
+        return NotImplemented
+    kept, kept_key = items[0], keys[0]
+    for item, item_key in zip(items[1:], keys[1:]):
+        take = better(item_key, kept_key)
+        kept = if_exp(take, lambda v=item: v, lambda c=kept: c)
+        kept_key = if_exp(take, lambda v=item_key: v, lambda c=kept_key: c)
+    return kept
 
 
 def _is_list_sort(f) -> bool:
