@@ -151,8 +151,8 @@ def getitem(value, key):
 
 
 def index_key(key):
-    """`key` with each index list holding traced values (`[k, p]`, p traced) as an index
-    array, as NumPy reads the list."""
+    """`key` with each index list (or tuple inside the key's tuple) holding traced values
+    (`[k, p]`, p traced) as an index array, as NumPy reads the sequence."""
     return tuple(map(_as_index, key)) if type(key) is tuple else _as_index(key)
 
 
@@ -160,7 +160,8 @@ def _as_index(key):
     if type(key) is TracedList:   # a list appended in a staged block: its stacked ints
         key.one_dtype("an index of")   # (empty: an empty index, as NumPy reads `[]`)
         return key.stacked()
-    return as_array(key) if type(key) is list and holds_traced(key) else key
+    # a list, or a tuple inside the index tuple: a sequence NumPy reads as an index array
+    return as_array(key) if type(key) in (list, tuple) and holds_traced(key) else key
 
 
 def _traced(key) -> bool:

@@ -29,6 +29,7 @@ import numpy as np
 from autograph_runtime import Tracer, current_builder
 from autograph_runtime.ops.effects import assert_ as staged_assert
 from autograph_runtime.ops.effects import print_ as staged_print
+from autograph_runtime.ops.subgraphs import defer
 from autograph_runtime.texts import FormattedText, render
 from autograph_runtime.tracer import read_if_variable
 
@@ -37,7 +38,9 @@ from .undefined import ld
 
 
 def assert_(condition, message_fn=None):
-    """`assert condition, message`: the message is evaluated only when needed."""
+    """`assert condition, message`: the message is evaluated only when needed: for a
+    Python condition, only where it is False; for a traced one, while tracing, where an
+    error building it is staged, raised only where the condition fails when it runs."""
     condition = read_if_variable(condition)
     message = None
     if not isinstance(condition, Tracer):
@@ -50,7 +53,13 @@ def assert_(condition, message_fn=None):
         # in a staged body (or a message of traced values): fail when the graph runs
         condition = Tracer(builder, builder.const(np.asarray(False)))
     elif message_fn is not None:
-        message = message_fn()
+        try:
+            message = message_fn()
+        except Exception as error:  # noqa: BLE001 - Python builds it only where it fails
+            refuse_if_caught(error, "of a staged assert's message")
+            if not defer(error, condition):   # raised when the graph runs, where it fails
+                raise
+            return
     text = None if message is None or isinstance(message, FormattedText) else message
     refuse_if_caught(AssertionError(*([] if text is None else [text])), "of a staged assert")
     staged_assert(condition, message)

@@ -123,9 +123,10 @@ def assert_(condition, message=None):
     bind(assert_p, condition, *operands, **params)
 
 
-def stage_failure(error: BaseException) -> bool:
+def stage_failure(error: BaseException, holds=None) -> bool:
     """Stages an `assert` that raises an exception equal to `error` when it runs: its
-    type, its `args` and its attributes (`KeyError(3)` stays `KeyError(3)`).
+    type, its `args` and its attributes (`KeyError(3)` stays `KeyError(3)`); with
+    `holds` (a traced condition), only where it is False when the graph runs.
 
     False (nothing staged) where such an exception cannot be remade.
     """
@@ -135,7 +136,7 @@ def stage_failure(error: BaseException) -> bool:
         remade(type(error), error.args, attributes)
     except Exception:  # noqa: BLE001 - e.g. a type whose __new__ wants other arguments
         return False
-    failing = Tracer(builder, builder.const(np.asarray(False)))
+    failing = holds if holds is not None else Tracer(builder, builder.const(np.asarray(False)))
     if any(isinstance(a, FormattedText) for a in error.args):
         if len(error.args) != 1 or attributes:   # one text, formatted when it runs
             next(a for a in error.args if isinstance(a, FormattedText))._needs_text()

@@ -54,7 +54,7 @@ def _template(index) -> tuple[tuple, list]:
             return [dyn(np.asarray(entry))]
         if isinstance(entry, (int, np.integer)):
             return [operator.index(entry)]
-        if isinstance(entry, list):
+        if isinstance(entry, (list, tuple, range)):   # a sequence: NumPy's index array
             entry = np.asarray(entry)
             entry = entry if entry.size else entry.astype(np.intp)  # NumPy's x[[]]
         if isinstance(entry, np.ndarray) and entry.dtype == bool and entry.ndim:

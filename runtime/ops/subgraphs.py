@@ -76,21 +76,23 @@ def deferring_errors(fn, on_error=None):
     return body
 
 
-def defer(error: Exception) -> bool:
+def defer(error: Exception, holds=None) -> bool:
     """Stages `error` where the graph being traced is, to be raised when it runs there
-    (`effects.stage_failure`); False where it must be raised now: the project's own
-    errors (a traced dict key's `UnhashableTracedValue` too: a loop around may run as Python
-    instead), those `undeferred_errors` name, and those that cannot be remade. An error
-    that `refusing_deferred`'s predicate picks is refused instead (a `TracingError`)."""
+    (`effects.stage_failure`; with `holds`, a traced condition, only where it is False);
+    False where it must be raised now: the project's own errors (a traced dict key's
+    `UnhashableTracedValue` too: a loop around may run as Python instead), those `undeferred_errors` name, and those that cannot be remade. An error
+    that `refusing_deferred`'s predicate picks is refused instead (a `TracingError`), unless
+    staged under `holds`: eagerly the code that raised it runs where `holds` is False (an
+    assert's message)."""
     if isinstance(error, AutographError) or any(
             undeferred(error) for undeferred in undeferred_errors):
         return False
-    if _deferral.refuses is not None and _deferral.refuses(error):
+    if holds is None and _deferral.refuses is not None and _deferral.refuses(error):
         raise TracingError(
             f"tracing raised {type(error).__name__}: {error} in code that may not run "
             f"(a staged branch or loop body, or code after a staged assert or raise)"
         ) from error
-    return stage_failure(error)
+    return stage_failure(error, holds)
 
 
 class _Deferral(threading.local):
