@@ -80,3 +80,29 @@ def test_fromiter_of_too_few_items_is_numpy_s_error():
         return np.fromiter((v for v in x), dtype=float, count=9)
     with pytest.raises(ValueError, match="iterator too short: Expected 9"):
         ag.convert(short)(np.ones(4))
+
+
+def _argmax_by_hand(a):
+    best, where = None, None
+    for index, v in np.ndenumerate(a):
+        if best is None or v > best:
+            best, where = v, index
+    return best, where
+
+
+def _weighted_by_position(a):
+    total = 0.0
+    for (i, j), v in np.ndenumerate(a):
+        total += (i + 2 * j) * v
+    return total
+
+
+@pytest.mark.parametrize("a", [np.array([[1, 5], [7, 2]]), np.array([[0.5, -1.0, 3.0]]),
+                               np.arange(6.0).reshape(3, 2)[::-1]])
+def test_ndenumerate_gives_numpys_indices_and_items(a):
+    (best, where), (want_best, want_where) = \
+        ag.convert(_argmax_by_hand, eager_fallback=False)(a), _argmax_by_hand(a)
+    assert best == want_best and best.dtype == want_best.dtype
+    assert tuple(int(i) for i in where) == want_where
+    total = ag.convert(_weighted_by_position, eager_fallback=False)(a)
+    assert total == _weighted_by_position(a)

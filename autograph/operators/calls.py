@@ -35,7 +35,7 @@ from .ordering import ordering_call
 from .truths import truth_call
 from .frozen import warn_if_frozen
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
-from .numpy_callbacks import apply_along_axis, fromiter, vectorize_call
+from .numpy_callbacks import apply_along_axis, fromiter, ndenumerate, vectorize_call
 from .exceptions import refuse_graph_failures
 from .staging import initializing
 from .undefined import ld
@@ -137,6 +137,9 @@ def converted_call(f, args, kwargs):
         return apply_along_axis(converted_call, *args, **kwargs)   # func1d converted
     if f is np.fromiter and current_builder() is not None:
         return fromiter(*args, **kwargs)   # its items may be traced numbers
+    if f is np.ndenumerate and len(args) == 1 and not kwargs and isinstance(args[0], Tracer) \
+            and None not in args[0].shape:
+        return ndenumerate(args[0])
     if isinstance(f, np.vectorize) and any(isinstance(a, Tracer) for a in args):
         vectorized = vectorize_call(converted_call, f, args, kwargs)
         if vectorized is not NotImplemented:

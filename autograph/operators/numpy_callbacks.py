@@ -101,3 +101,9 @@ def fromiter(iterable, dtype, count=-1, *, like=None):
     if not holds_traced(items):
         return np.fromiter(items, dtype, count)
     return as_array(items).astype(dtype)
+
+
+def ndenumerate(a):
+    """`np.ndenumerate(a)` of a traced `a` of known shape: each index (a tuple of Python
+    ints, in C order) with `a`'s item there, as NumPy's iterator gives them."""
+    return ((index, a[index]) for index in np.ndindex(*a.shape))
