@@ -27,6 +27,7 @@ concrete_out = None  # (ufunc, out, result, inputs) -> what `out op= traced` reb
 #                      or None; set by autograph (a NumPy array cannot hold a traced value)
 is_traced = None   # set by tracer_value.py: isinstance(x, Tracer)
 writes_out: set = set()  # NumPy functions (not ufuncs) whose `out=` a traced call writes
+masked = None    # (ufunc, inputs, out, kwargs) -> NumPy's masked ufunc call staged
 fallback = None  # (fn, name, args, kwargs) -> NumPy's own `fn` staged, to run when the graph
 #                  runs (`ops/numpy_calls.py`), or its TracingError
 
@@ -58,6 +59,8 @@ def py_function_way_out(name: str) -> str:
 
 
 def call_ufunc(ufunc, method, inputs, kwargs):
+    if kwargs.get("where", True) is not True and method == "__call__" and ufunc.nout == 1:
+        return _masked_call(ufunc, inputs, kwargs)
     handler = ufunc_handlers.get((ufunc, method))
     if handler is None:
         name = _ufunc_name(ufunc) + ("" if method == "__call__" else f".{method}")
@@ -71,6 +74,21 @@ def call_ufunc(ufunc, method, inputs, kwargs):
     if out is None:
         return result
     return _write_out(ufunc, out, result, inputs)
+
+
+def _masked_call(ufunc, inputs, kwargs):
+    """`ufunc(..., out=o, where=mask)`: NumPy's masked call (`masked`), then `o` written
+    with its result; without `out` (where NumPy leaves the masked-off elements
+    uninitialized) a `TracingError`."""
+    kwargs = dict(kwargs)
+    out = kwargs.pop("out", None)
+    start = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    name = f"{_ufunc_name(ufunc)}(..., where=...)"
+    if start is None or masked is None:
+        raise unsupported(name, " without out= (NumPy leaves the elements where `where` is "
+                                "False uninitialized): pass out=np.zeros_like(...)")
+    result = _noted(name, masked, ufunc, _values(inputs), start, kwargs)
+    return _write_out(ufunc, start, result, inputs)
 
 
 def _ufunc_name(ufunc) -> str:

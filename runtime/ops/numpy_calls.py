@@ -298,4 +298,18 @@ def _fallback(fn, name, args, kwargs):
     raise dispatch.unsupported(name, dispatch.py_function_way_out(name))
 
 
+def masked_ufunc(ufunc, *operands, where, **kwargs):
+    """`ufunc(*inputs, out=start, where=where)` on a copy of `start` (the last operand):
+    NumPy's own masked call, which computes (and warns) only where `where` holds."""
+    *inputs, start = operands
+    return ufunc(*inputs, out=np.array(start, copy=True), where=where, **kwargs)
+
+
+def _masked(ufunc, inputs, start, kwargs):
+    """`ufunc(*inputs, out=..., where=...)` staged: the result `out` holds after the call."""
+    name = f"{__name__}.masked_ufunc"
+    return numpy_call(masked_ufunc, name, (ufunc, *inputs, start), kwargs)
+
+
 dispatch.fallback = _fallback
+dispatch.masked = _masked
