@@ -727,3 +727,33 @@ def test_a_sequence_written_into_one_element_is_numpy_s_error():
             f(np.zeros((3, 2)), v)
         with pytest.raises(ValueError, match=r"^setting an array element with a sequence\."):
             ag.convert(f)(np.zeros((3, 2)), v)
+
+
+def _shrink(simplex, vals):
+    simplex[1:] = simplex[0] + 0.5 * (simplex[1:] - simplex[0])
+    vals[1:] = [np.sum(p ** 2) for p in simplex[1:]]
+    return simplex, vals
+
+
+def _mixed_row(x):
+    out = np.zeros((2, 3), np.float32)
+    out[0] = [x[0], 2, x.sum()]
+    out[1, :2] = (x.max(), 7)
+    return out
+
+
+@pytest.mark.parametrize("fn, args", [
+    (_shrink, (np.array([[0.0, 0], [1, 0], [0, 1]]), np.array([0.0, 1, 1]))),
+    (_mixed_row, (np.array([1.5, -2.0, 4.0]),)),
+    (_mixed_row, (np.array([3, 1, 2]),))])
+def test_a_list_of_traced_values_written_into_an_array_is_numpys_array_of_it(fn, args):
+    eager_args = [a.copy() for a in args]
+    want = fn(*eager_args)
+    graph_args = [a.copy() for a in args]
+    got = ag.convert(fn, eager_fallback=False)(*graph_args)
+    for g, w in zip(got if isinstance(got, tuple) else (got,),
+                    want if isinstance(want, tuple) else (want,)):
+        np.testing.assert_array_equal(g, w)
+        assert g.dtype == w.dtype
+    for g, w in zip(graph_args, eager_args):
+        np.testing.assert_array_equal(g, w)

@@ -31,6 +31,7 @@ from autograph_runtime.source import location_note, user_source
 
 from ..pyct.errors import ConversionError
 from . import composite
+from .array_likes import as_array, holds_traced
 from .array_writes import is_inner, write_array
 from .conversions import index_key
 from .staging import in_staged_block, threaded_by_block
@@ -78,6 +79,8 @@ def setitem(target, index, value, label: str):
         return target
     if isinstance(target, (Tracer, np.ndarray)):
         index = index_key(index)   # `A[[k, p]] = ...` with p traced
+        if holds_traced(value):    # `v[1:] = [f(p) for p in rows]`: NumPy's array of it
+            value = as_array(value)
     written = write_array(target, index, value, label)
     if written is not NotImplemented:
         if written is target and (isinstance(target, FlatIter) or isinstance(
