@@ -133,9 +133,16 @@ def test_the_argsort_idiom_orders_as_python_does(values):
         assert [int(g) for g in g_list] == w_list
 
 
-def test_sorted_of_a_list_with_a_key_is_left_to_python_and_explained():
+def test_sorted_of_a_list_of_numbers_by_a_traced_key_is_pythons_order():
     def f(x):
         return sorted([0, 1, 2], key=lambda i: x[i])
+    x = np.array([3.0, 1.0, 2.0])
+    assert [int(i) for i in ag.convert(f)(x)] == f(x)
+
+
+def test_sorted_of_mixed_items_by_a_traced_key_is_left_to_python_and_explained():
+    def f(x):
+        return sorted([0, "a"], key=lambda i: x[0])
     with pytest.raises(ag.TracingError, match="comparisons of a key= function"):
         ag.convert(f)(np.array([3.0, 1.0, 2.0]))
 
@@ -175,3 +182,21 @@ def test_an_empty_sequence_with_a_key_is_pythons():
         return min([], key=lambda i: d[i], default=-1)
 
     assert ag.convert(empty_or_default)(np.ones(2)) == -1
+
+
+def _by_norm(rows):
+    return sorted(rows, key=lambda r: np.linalg.norm(r))
+
+
+def _largest_sum_first(rows):
+    return sorted(rows, key=lambda r: r.sum(), reverse=True)
+
+
+@pytest.mark.parametrize("values", SPECIAL, ids=range(len(SPECIAL)))
+def test_sorted_rows_by_a_traced_key_are_pythons_order(values):
+    rows = [np.array([v, abs(v) if v == v else 1.0]) for v in values]   # ties and NaN keys
+    for fn in (_by_norm, _largest_sum_first):
+        got, want = ag.convert(fn, eager_fallback=False)(rows), fn(rows)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)

@@ -17,7 +17,9 @@ n-d arrays (whose truth Python refuses) are left to Python.
 a 1-d traced array of known length, whose items Python orders) stage
 `python_sorted`, whose kernel is Python's `sorted` (`runtime.ops.python_calls`):
 stable, and NaN where Python's comparisons leave it; `sorted(range(n),
-key=lambda i: x[i])`, the argsort idiom, stages `python_argsort` of the keys.
+key=lambda i: x[i])`, the argsort idiom, stages `python_argsort` of the keys, and so
+does `sorted(rows, key=f)` of arrays of one shape (or Python numbers of one type), whose
+items come out picked from their stack by traced positions.
 
     >>> import numpy as np
     >>> import autograph as ag
@@ -41,7 +43,7 @@ import types
 
 import numpy as np
 
-from autograph_runtime import Tracer
+from autograph_runtime import Tracer, current_builder
 from autograph_runtime.ops.effects import assert_
 from autograph_runtime.ops.introspection import dynamic_shape
 from autograph_runtime.ops.python_calls import python_argsort, python_sorted
@@ -133,6 +135,9 @@ def _sorting(f, args, kwargs):
     if f is sorted and type(values) is range and set(kwargs) <= {"key", "reverse"} and \
             kwargs.get("key") is not None:
         return _sorted_range(values, **kwargs)
+    if f is sorted and type(values) in (list, tuple) and values and \
+            set(kwargs) <= {"key", "reverse"} and kwargs.get("key") is not None:
+        return _sorted_arrays(values, **kwargs)
     if type(values) not in (list, tuple) or set(kwargs) - {"reverse"} or \
             (f is not sorted and args) or not any(isinstance(v, Tracer) for v in values):
         return NotImplemented
@@ -141,6 +146,27 @@ def _sorting(f, args, kwargs):
         return ordered
     values[:] = ordered   # `xs.sort()`: the list itself, in place
     return None
+
+
+def _sorted_arrays(items, key, reverse=False):
+    """`sorted(rows, key=f)` of arrays of one shape and dtype (or Python numbers of one
+    type) whose keys are traced numbers: the items in the keys' order (Python's, stable),
+    each picked from their stack by its traced position; NotImplemented for other items
+    (Python's own call)."""
+    numbers = len({type(x) for x in items}) == 1 and type(items[0]) in (int, float)
+    if not numbers and (not all(isinstance(x, (Tracer, np.ndarray)) for x in items) or
+                        len({(np.shape(x), np.dtype(x.dtype)) for x in items}) != 1):
+        return NotImplemented
+    from .calls import converted_call   # (calls asks this module first)
+    keys = [converted_call(key, (item,), {}) for item in items]
+    if not any(isinstance(k, Tracer) for k in keys) or any(
+            isinstance(k, Tracer) and k.ndim for k in keys):
+        return NotImplemented
+    stacked = np.stack(items)
+    if not isinstance(stacked, Tracer):   # Python numbers: a constant of the graph
+        builder = current_builder()
+        stacked = Tracer(builder, builder.const(stacked))
+    return [stacked[position] for position in python_argsort(keys, reverse)]
 
 
 def _sorted_range(items: range, key, reverse=False) -> list:
