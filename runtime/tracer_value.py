@@ -105,7 +105,8 @@ class Tracer:
     def _text(self, what: str) -> str:
         """This Tracer's own description, for the library's messages; asked for by the
         user's code (the caller's caller), a `TracingError`: eager's text is the value's."""
-        if is_user_file(sys._getframe(2).f_code.co_filename):
+        from .container_texts import formatting_user_values
+        if is_user_file(sys._getframe(2).f_code.co_filename) or formatting_user_values():
             raise _concrete_needed(self, what, "text")
         return f"Tracer({self.node.name or '_'}:{self.aval})"
 

@@ -26,7 +26,9 @@ import numpy as np
 from autograph_runtime import Tracer, TracingError, current_builder, dispatch
 from autograph_runtime.hints import HINTS
 from autograph_runtime.source import location_note, user_source
+from autograph_runtime.container_texts import container_text, with_container_fields
 from autograph_runtime.texts import FormattedText, formatted_call
+from autograph_runtime.tree import flatten
 from autograph_runtime.abstract import AbstractValue, python_type
 from autograph_runtime.ops.python_calls import NAMES, python_call
 from autograph_runtime.ops.python_numbers import convert_weak
@@ -46,20 +48,30 @@ dispatch.staged_elsewhere.update(
 
 
 _TEXT = (str, repr, ascii, format)
+_CONVERSION = {str: "s", repr: "r", ascii: "a", format: None}   # as an f-string's field
 
 
 def _deferred_text(f, args: tuple, kwargs: dict):
-    """`str(x)`, `format(x, spec)` and `"...".format(...)` of traced numbers or arrays as
-    a `FormattedText` (formatted when the graph runs, for `print`, an `assert` or an
-    error's message); None where the text cannot wait (`repr`, values in containers)."""
-    if (f is str and len(args) == 1 or f is format and len(args) in (1, 2)) and not kwargs \
-            and isinstance(args[0], Tracer) and all(type(a) is str for a in args[1:]):
-        spec = args[1] if len(args) == 2 else ""   # str(x) is format(x, "")
-        return FormattedText(((0, None, spec),), [args[0]])
-    if _str_method(f) == "format" and not any(
-            holds_traced(v) and not isinstance(v, Tracer) for v in (*args, *kwargs.values())):
-        return formatted_call(f.__self__, args, kwargs)
+    """`str(x)`, `repr(x)`, `format(x, spec)` and `"...".format(...)` of traced values, or
+    of containers holding them (`str((k, x))`), as a `FormattedText` (formatted when the
+    graph runs, for `print`, an `assert` or an error's message); None where the text
+    cannot wait (a format spec that is not a string, a field such as `{0[1]}`)."""
+    if f in _TEXT and len(args) in ((1, 2) if f is format else (1,)) and not kwargs \
+            and all(type(a) is str for a in args[1:]):
+        spec = args[1] if len(args) == 2 else ""
+        if isinstance(args[0], Tracer):
+            return FormattedText(((0, _CONVERSION[f], spec),), [args[0]])
+        return container_text(args[0], _CONVERSION[f], spec)
+    if _str_method(f) == "format":
+        text = formatted_call(f.__self__, args, kwargs)
+        return None if text is None else FormattedText(
+            *with_container_fields(text.parts, text.values))
     return None
+
+
+def _holds_traced(args: tuple, kwargs: dict) -> bool:
+    """Whether a traced value is among `args` and `kwargs`, in containers too."""
+    return any(isinstance(x, Tracer) for x in flatten((args, kwargs))[0])
 
 
 def _str_method(f) -> str | None:
@@ -110,7 +122,7 @@ def conversion_call(f, args: tuple, kwargs: dict):
     NotImplemented where it does not."""
     if _str_method(f) == "join" and len(args) == 1 and not kwargs:
         return _joined(f.__self__, list(args[0]))
-    if (f in _TEXT or _formats_text(f)) and holds_traced((args, tuple(kwargs.values()))):
+    if (f in _TEXT or _formats_text(f)) and _holds_traced(args, kwargs):
         text = _deferred_text(f, args, kwargs)
         if text is not None:
             return text

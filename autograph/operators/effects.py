@@ -29,6 +29,7 @@ import numpy as np
 from autograph_runtime import Tracer, current_builder
 from autograph_runtime.ops.effects import assert_ as staged_assert
 from autograph_runtime.ops.effects import print_ as staged_print
+from autograph_runtime.container_texts import hidden_tracers_refused, with_container_fields
 from autograph_runtime.ops.subgraphs import defer
 from autograph_runtime.texts import FormattedText, render
 from autograph_runtime.tracer import read_if_variable
@@ -77,12 +78,14 @@ def fstring(*parts):
     for part in parts:   # each field as (its place among the fields, conversion, spec)
         numbered.append(part if type(part) is not tuple else (k, part[1], part[2]))
         k += type(part) is tuple
+    numbered, values = with_container_fields(tuple(numbered), values)   # `{(k, x)}`
     if not any(isinstance(v, (Tracer, FormattedText)) for v in values):
-        return render(tuple(numbered), values)   # Python's own text
+        with hidden_tracers_refused():
+            return render(numbered, values)   # Python's own text
     if any(type(spec) is not str for _, _, spec in fields) or \
             any(isinstance(v, FormattedText) for v in values):
         FormattedText((), [])._needs_text()   # a traced format spec, a nested text
-    return FormattedText(tuple(numbered), values)
+    return FormattedText(numbered, values)
 
 
 def print_(*values, sep=" ", end="\n", file=None, flush=False):

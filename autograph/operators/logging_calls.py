@@ -28,11 +28,12 @@ import warnings
 import numpy as np
 
 from autograph_runtime import Tracer, current_builder
-from autograph_runtime.abstract import python_type
 from autograph_runtime.ops.py_function import py_function
 from autograph_runtime.source import user_source
 from autograph_runtime.texts import FormattedText, render
 from autograph_runtime.tree import flatten
+
+from .conversions import eager_type
 
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
            "warn": logging.WARNING, "error": logging.ERROR, "critical": logging.CRITICAL,
@@ -121,10 +122,10 @@ def when_the_graph_runs(emit, args: tuple, kwargs: dict, label: str):
             operands.append(leaf)
         else:
             slots.append(("value", leaf))
-    avals = [x.aval for x in operands]
+    kinds = [eager_type(x) for x in operands]
 
     def run(*values):
-        values = [_as_eager(v, aval) for v, aval in zip(values, avals)]
+        values = [_as_eager(v, kind) for v, kind in zip(values, kinds)]
         emit(*tree.unflatten([_filled(slot, values) for slot in slots]))
         return ()
     run.__name__ = label
@@ -132,12 +133,13 @@ def when_the_graph_runs(emit, args: tuple, kwargs: dict, label: str):
     return None
 
 
-def _as_eager(value, aval):
-    """A graph's value as the eager code holds it: a Python number for a weak value, a
-    NumPy scalar for a 0-d one, else the array."""
-    if aval.weak:
-        return python_type(aval)(value)
-    return np.asarray(value)[()] if aval.ndim == 0 else value
+def _as_eager(value, kind: type):
+    """A graph's value as the eager code holds it (`kind`, `conversions.eager_type`): a
+    Python number for a weak value, a NumPy scalar, else an array (0-d for a 0-d array
+    argument)."""
+    if kind is np.ndarray:
+        return np.asarray(value)
+    return np.asarray(value)[()] if issubclass(kind, np.generic) else kind(value)
 
 
 def _filled(slot, values):

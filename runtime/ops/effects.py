@@ -20,6 +20,7 @@ from .. import primitives
 from ..source import is_library_file, original_location
 from ..tracer import Tracer, bind, current_builder
 from ..variable_text import variable_text
+from ..container_texts import container_text, hidden_tracers_refused
 from ..texts import FormattedText, render
 
 
@@ -30,6 +31,8 @@ def _template(values):
     fields are the operands from k on."""
     parts, operands = [], []
     for value in values:
+        text = container_text(value, "s")   # `(k, x)`: its text, formatted when it runs
+        value = value if text is None else text
         if isinstance(value, FormattedText):
             parts.append(("formatted", value.parts, len(operands)))
             operands.extend(value.values)
@@ -40,7 +43,8 @@ def _template(values):
             parts.append(("variable", len(operands), value.name))
             operands.append(value.read_value())
         else:
-            parts.append(("text", str(value)))
+            with hidden_tracers_refused():
+                parts.append(("text", str(value)))
     return tuple(parts), operands
 
 
