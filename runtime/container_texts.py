@@ -16,35 +16,14 @@ as a number by a `__repr__`) raises `TracingError`: its text would not be eager'
 """
 from __future__ import annotations
 
-import contextlib
 import re
 import uuid
 
 from .errors import TracingError
 from .source import location_note, user_source
-from .texts import FormattedText, format_field
+from .texts import FormattedText, format_field, hidden_tracers_refused
 from .tracer import Tracer
 from .tree import flatten
-
-_formatting = [0]   # > 0 while a value of the user's is formatted (`hidden_tracers_refused`)
-
-
-def formatting_user_values() -> bool:
-    """Whether a value of the user's is being formatted (`hidden_tracers_refused`): a
-    tracer asked for its text then is one no stand-in took the place of."""
-    return _formatting[0] > 0
-
-
-@contextlib.contextmanager
-def hidden_tracers_refused():
-    """Formats a Python value of the user's: a tracer it holds where no stand-in took its
-    place (in a container the tree does not open) refuses to give its text."""
-    _formatting[0] += 1
-    try:
-        yield
-    finally:
-        _formatting[0] -= 1
-
 
 class _StandIn:
     """A traced item while its container is formatted: records how it is formatted."""

@@ -14,7 +14,9 @@ from eager's (`Tracer(m:f64[])`).
 """
 from __future__ import annotations
 
+import contextlib
 import string
+import threading
 
 from .errors import TracingError
 from .source import location_note, user_source
@@ -108,3 +110,28 @@ class FormattedText:
 
     def __getattr__(self, name):   # `text.upper()`, `text.split()`
         self._needs_text()
+
+
+class _Formatting(threading.local):
+    depth = 0   # > 0 while a value of the user's is formatted (`hidden_tracers_refused`)
+
+
+_formatting = _Formatting()
+
+
+def formatting_user_values() -> bool:
+    """Whether a value of the user's is being formatted in this thread
+    (`hidden_tracers_refused`): a tracer asked for its text then is one no stand-in
+    took the place of."""
+    return _formatting.depth > 0
+
+
+@contextlib.contextmanager
+def hidden_tracers_refused():
+    """Formats a Python value of the user's: a tracer it holds where no stand-in took its
+    place (in a container the tree does not open) refuses to give its text."""
+    _formatting.depth += 1
+    try:
+        yield
+    finally:
+        _formatting.depth -= 1

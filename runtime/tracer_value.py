@@ -15,6 +15,7 @@ from . import dispatch, views
 from .errors import TracingError, UnhashableTracedValue
 from .hints import hint
 from .source import is_user_file, location_note, numpy_caller, user_frame, user_source
+from .texts import formatting_user_values
 
 
 def _concrete_needed(tracer, what: str, situation: str = "") -> TracingError:
@@ -105,7 +106,6 @@ class Tracer:
     def _text(self, what: str) -> str:
         """This Tracer's own description, for the library's messages; asked for by the
         user's code (the caller's caller), a `TracingError`: eager's text is the value's."""
-        from .container_texts import formatting_user_values
         if is_user_file(sys._getframe(2).f_code.co_filename) or formatting_user_values():
             raise _concrete_needed(self, what, "text")
         return f"Tracer({self.node.name or '_'}:{self.aval})"
