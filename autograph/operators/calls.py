@@ -34,6 +34,7 @@ from .logging_calls import logging_call, warnings_call
 from .ordering import ordering_call
 from .truths import truth_call
 from .frozen import warn_if_frozen
+from .in_place import refuse_probe_at
 from .lists import LIST_FUNCTIONS, is_traced_list, list_call
 from .numpy_callbacks import apply_along_axis, fromiter, ndenumerate, vectorize_call
 from .exceptions import refuse_graph_failures
@@ -177,6 +178,7 @@ def converted_call(f, args, kwargs):
     built = construct(f, args, kwargs)   # `np.array([s, t])`, s and t traced
     if built is not NotImplemented:
         return built
+    refuse_probe_at(f, args)
     try:
         return f(*args, **kwargs)
     except TracingError:  # `np.sum(L)`, L a list of traced values: NumPy wanted an array

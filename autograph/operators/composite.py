@@ -40,10 +40,8 @@ library or builtin class), are refused (`ConversionError`).
 """
 from __future__ import annotations
 
-import collections
 import sys
 import threading
-import types
 
 import numpy as np
 
@@ -68,6 +66,7 @@ from .containers import (
 from . import carries, opaque_containers, staging
 from .in_place import carried, carrying, read_only
 from .lists import TracedList, fits, shape_text, stage_list
+from .reachable import reachable
 from .undefined import Undefined
 
 
@@ -383,41 +382,7 @@ def _user_locals() -> dict:
     """The local variables (not a closure's) of the converted code running the staged
     block and of the converted code it runs in (a loop's body function, the function
     itself, a converted function calling it), innermost first: values of this trace."""
-    return _reachable()[0]
-
-
-def _reachable() -> tuple[dict, dict]:
-    """(`_user_locals()`, the values the same code reaches otherwise: the closures' that
-    are not one of those locals, and the global lists, dicts, sets and deques it names),
-    up to the first user frame that is not converted code (the graph function's caller).
-    The second kind outlive the trace: a block can change them only while tracing."""
-    own: dict = {}
-    other: dict = {}
-    frame = sys._getframe(2)
-    while frame is not None:
-        code, filename = frame.f_code, frame.f_code.co_filename
-        if filename.startswith("<autograph "):   # `pyct.loader.load`'s names
-            mine = set(code.co_varnames) | set(code.co_cellvars)
-            for name, value in frame.f_locals.items():
-                (own if name in mine else other).setdefault(name, value)
-            for name in _global_names(code):
-                value = frame.f_globals.get(name)
-                if isinstance(value, (list, dict, set, collections.deque)):
-                    other.setdefault(name, value)
-        elif not is_library_file(filename):
-            break
-        frame = frame.f_back
-    ids = {id(v) for v in own.values()}
-    return own, {name: v for name, v in other.items() if id(v) not in ids}
-
-
-def _global_names(code) -> set:
-    """The names `code` and the functions defined in it read as globals (or attributes)."""
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _global_names(const)
-    return names
+    return reachable()[0]
 
 
 def _copy_hint(container, label):
@@ -444,7 +409,7 @@ def staged_block(state: tuple, names: tuple, stage, loop: bool = False, stack_li
     extra: dict = {}      # id -> (label, container) carried besides the state
     extra.update((id(value), (label, value))   # arrays it learnt it must carry before
                  for label, value in carries.remembered(site, builder, state))
-    own, outliving = _reachable()
+    own, outliving = reachable()
     watched = opaque_containers.watch(own) + opaque_containers.watch(outliving, every=True)
     tracing = carries.being_traced()
     tracing.append((site, builder))

@@ -36,6 +36,7 @@ from autograph_runtime.source import is_library_file, location_note, user_source
 from autograph_runtime.tree import flatten
 
 from . import aliases
+from .reachable import reachable
 
 def carried(value):
     """What a trace of a staged block returns for `value`, an entry of its state it
@@ -94,8 +95,7 @@ def _kept(state: tuple, result) -> set:
 
 def _staged_writing(stage, state, names, scope):
     arrays = [i for i, v in enumerate(state) if _writeable(v)]
-    outside = {name: v for name, v in scope.items()
-               if _writeable(v) and not any(v is x for x in state)}
+    outside = _outside_arrays(state, scope)
     if not arrays and not outside:
         return stage(state)
     builder = current_builder()
@@ -109,6 +109,20 @@ def _staged_writing(stage, state, names, scope):
     for i in arrays:
         lifted[i] = Tracer(builder, builder.const(state[i]))
     return _refuse_outside(_frozen_run(stage, tuple(lifted), list(outside.values())), outside)
+
+
+def _outside_arrays(state, scope) -> dict:
+    """The writeable NumPy arrays not in `state` that the block's code reaches: the
+    calling code's locals, and those of the converted code it runs in and the closures'
+    (`state = np.zeros(n)` of the function, written by a nested `visit(v)` a branch
+    calls): by name, the innermost first."""
+    own, other = reachable()
+    found: dict = {}
+    for name, value in (*scope.items(), *own.items(), *other.items()):
+        if _writeable(value) and not any(value is x for x in state) \
+                and not any(value is x for x in found.values()):
+            found.setdefault(name, value)
+    return found
 
 
 class _Result:
@@ -129,6 +143,15 @@ def _is_probe_write(error) -> bool:
 
 
 undeferred_errors.append(_is_probe_write)
+
+
+def refuse_probe_at(f, args) -> None:
+    """NumPy's read-only error for `ufunc.at(t, ...)` on an array a probe made read-only,
+    which NumPy 2.4 writes anyway (`np.add.at(s, u, 1)` of a closure's `s`)."""
+    if _probing.depth > 0 and args and type(args[0]) is np.ndarray \
+            and not args[0].flags.writeable and getattr(f, "__name__", "") == "at" \
+            and isinstance(getattr(f, "__self__", None), np.ufunc):
+        raise ValueError("output array is read-only")
 
 
 @contextlib.contextmanager
