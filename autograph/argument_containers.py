@@ -40,6 +40,12 @@ def watch(signature: inspect.Signature, args: tuple, kwargs: dict) -> list:
         named = signature.bind_partial(*args, **kwargs).arguments
     except TypeError:   # the call itself is wrong: the trace says so
         return []
+    return watch_named(named)
+
+
+def watch_named(named: dict) -> list:
+    """`watch`'s entries for the lists, dicts and plain objects in `named`'s values (and
+    in their containers), each labelled by its path from its name."""
     found: dict = {}
     for name, value in named.items():
         for container, label in containers_in(value, name):

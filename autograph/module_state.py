@@ -39,8 +39,8 @@ from autograph_runtime.source import location_note
 
 from autograph_runtime.tree import flatten
 
-from .argument_containers import holds_tracers, is_object, put_back
-from .operators.containers import containers_in, is_plain_object, items_of, same_items
+from .argument_containers import holds_tracers, is_object, put_back, watch_named
+from .operators.containers import is_plain_object, items_of, same_items
 
 _MISSING = object()
 _VALUES = (bool, int, float, complex, str, bytes, type(None))
@@ -68,7 +68,7 @@ def refusing_every_change():
 
 
 @functools.lru_cache(maxsize=512)
-def _global_names(code: types.CodeType) -> tuple[frozenset, frozenset]:
+def _reads_and_writes(code: types.CodeType) -> tuple[frozenset, frozenset]:
     """(the globals `code` reads, those it assigns or deletes), nested code included."""
     reads, writes = set(), set()
     for instruction in dis.get_instructions(code):
@@ -78,7 +78,7 @@ def _global_names(code: types.CodeType) -> tuple[frozenset, frozenset]:
             writes.add(instruction.argval)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            inner_reads, inner_writes = _global_names(const)
+            inner_reads, inner_writes = _reads_and_writes(const)
             reads |= inner_reads
             writes |= inner_writes
     return frozenset(reads), frozenset(writes)
@@ -99,15 +99,10 @@ class ModuleWatch:
         if code is None or self.module is None:
             self.containers, self.bindings = [], {}
             return
-        reads, writes = _global_names(code)
-        found: dict = {}
-        for name in sorted(reads):
-            value = self.module.get(name, _MISSING)
-            if isinstance(value, (list, dict)) or is_object(value):
-                for container, label in containers_in(value, name):
-                    found.setdefault(id(container),
-                                     (container, dict(items_of(container)), label))
-        self.containers = list(found.values())
+        reads, writes = _reads_and_writes(code)
+        values = {name: self.module.get(name, _MISSING) for name in sorted(reads)}
+        self.containers = watch_named({name: value for name, value in values.items()
+                                       if isinstance(value, (list, dict)) or is_object(value)})
         self.bindings = {name: self.module.get(name, _MISSING) for name in sorted(writes)}
 
     def put_back(self) -> None:

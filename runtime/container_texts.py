@@ -25,6 +25,7 @@ from .texts import FormattedText, format_field, hidden_tracers_refused
 from .tracer import Tracer
 from .tree import flatten
 
+
 class _StandIn:
     """A traced item while its container is formatted: records how it is formatted."""
 

@@ -29,9 +29,9 @@ import numpy as np
 from autograph_runtime import Tracer, current_builder
 from autograph_runtime.ops.effects import assert_ as staged_assert
 from autograph_runtime.ops.effects import print_ as staged_print
-from autograph_runtime.container_texts import hidden_tracers_refused, with_container_fields
+from autograph_runtime.container_texts import with_container_fields
 from autograph_runtime.ops.subgraphs import defer
-from autograph_runtime.texts import FormattedText, render
+from autograph_runtime.texts import FormattedText, hidden_tracers_refused, render
 from autograph_runtime.tracer import read_if_variable
 
 from .exceptions import refuse_if_caught

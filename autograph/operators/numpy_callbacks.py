@@ -31,7 +31,8 @@ from .lists import TracedList
 
 dispatch.staged_elsewhere.update({np.apply_along_axis: "autograph.operators.numpy_callbacks",
                                   np.vectorize: "autograph.operators.numpy_callbacks",
-                                  np.fromiter: "autograph.operators.numpy_callbacks"})
+                                  np.fromiter: "autograph.operators.numpy_callbacks",
+                                  np.ndenumerate: "autograph.operators.numpy_callbacks"})
 
 
 def _gathered(results, shape):

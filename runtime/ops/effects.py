@@ -20,8 +20,8 @@ from .. import primitives
 from ..source import is_library_file, original_location
 from ..tracer import Tracer, bind, current_builder
 from ..variable_text import variable_text
-from ..container_texts import container_text, hidden_tracers_refused
-from ..texts import FormattedText, render
+from ..container_texts import container_text
+from ..texts import FormattedText, hidden_tracers_refused, render
 
 
 def _template(values):

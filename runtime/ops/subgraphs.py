@@ -78,12 +78,14 @@ def deferring_errors(fn, on_error=None):
 
 def defer(error: Exception, holds=None) -> bool:
     """Stages `error` where the graph being traced is, to be raised when it runs there
-    (`effects.stage_failure`; with `holds`, a traced condition, only where it is False);
+    (`effects.stage_failure`; with `holds`, a traced condition, only where it is False).
+
     False where it must be raised now: the project's own errors (a traced dict key's
-    `UnhashableTracedValue` too: a loop around may run as Python instead), those `undeferred_errors` name, and those that cannot be remade. An error
-    that `refusing_deferred`'s predicate picks is refused instead (a `TracingError`), unless
-    staged under `holds`: eagerly the code that raised it runs where `holds` is False (an
-    assert's message)."""
+    `UnhashableTracedValue` too: a loop around may run as Python instead), those
+    `undeferred_errors` name, and those that cannot be remade. An error that
+    `refusing_deferred`'s predicate picks is refused instead (a `TracingError`), unless
+    staged under `holds`: eagerly the code that raised it runs where `holds` is False
+    (an assert's message)."""
     if isinstance(error, AutographError) or any(
             undeferred(error) for undeferred in undeferred_errors):
         return False
