@@ -35,6 +35,7 @@ from .ops.control_flow import cond_p
 from .ops.elementwise import ELEMENTWISE_UFUNCS, ufunc_primitive
 from .ops.linalg import matmul_p
 from .passes.scalar_lowering import lower_scalars
+from .passes.trip_threading import thread_trips
 from .printing import Namer
 
 # `power` stays a call: ndarray's `x ** 2` computes `square`, whose dtype differs for bool.
@@ -349,7 +350,7 @@ def compile_graph(graph: Graph, backend, output_expr=None, bound_inputs=(), subg
     loop with its number of trips (`codegen_control`: a graph counting them).
     """
     if config.optimize and backend.xp is np:   # every graph the NumPy tier runs, subgraphs too
-        graph = lower_scalars(graph)
+        graph = thread_trips(lower_scalars(graph))
     name = "".join(c if c.isalnum() else "_" for c in graph.name) or "graph"
     gen = CodeGen(graph, backend, name, bound_inputs, subgraph)
     gen.trips = trips

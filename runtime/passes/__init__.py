@@ -15,6 +15,7 @@ with its rules in tables keyed by primitive:
 | `speculate_predicates` | (lazy backends only: Dask) a staged `and`/`or` of 0-d values that cannot raise as one `where`, one round trip |
 | `prune_dead_code` | (`runtime.effects`) unused equations dropped, every effect kept |
 | `scalar_lowering` | (not in `PIPELINE`: the NumPy tier's code only) a loop's int64 and float64 scalars as Python numbers |
+| `trip_threading` | (not in `PIPELINE`: the NumPy tier's code only, after `scalar_lowering`) a loop's branch that proves the next trip's test and branch runs that trip too |
 
 A graph function compiles `optimize(graph)` where `runtime.config.optimize`
 is on (the default); the graph it keeps, prints, saves and differentiates is
