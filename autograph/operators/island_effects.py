@@ -70,13 +70,15 @@ def _plain(value, seen: set) -> bool:
     return isinstance(value, types.FunctionType)   # its code: `_code_has_no_effect`
 
 
-def _code_has_no_effect(functions) -> bool:
-    seen, stack = set(), [f for f in functions if isinstance(f, types.FunctionType)]
+def functions_reached(functions) -> list:
+    """`functions` and the functions their closures hold, transitively."""
+    found, seen, stack = [], set(), [f for f in functions if isinstance(f, types.FunctionType)]
     while stack:
         function = stack.pop()
         if id(function) in seen:
             continue
         seen.add(id(function))
+        found.append(function)
         for cell in function.__closure__ or ():
             try:
                 value = cell.cell_contents
@@ -84,9 +86,12 @@ def _code_has_no_effect(functions) -> bool:
                 continue
             if isinstance(value, types.FunctionType):
                 stack.append(value)
-        if not all(_pure_code(code, function.__globals__) for code in _codes(function.__code__)):
-            return False
-    return True
+    return found
+
+
+def _code_has_no_effect(functions) -> bool:
+    return all(_pure_code(code, function.__globals__) for function in
+               functions_reached(functions) for code in _codes(function.__code__))
 
 
 def _codes(code) -> list:

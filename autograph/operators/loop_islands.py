@@ -65,7 +65,7 @@ from autograph_runtime.tracer_value import write_in_place
 
 from .composite import _user_locals
 from .containers import is_plain_object
-from .island_effects import no_effect
+from .island_effects import functions_reached, no_effect
 from .island_values import IslandOnly, Templates, Unseen, concrete
 from .opaque_containers import changed, put_back, watch
 from .undefined import Undefined
@@ -99,20 +99,14 @@ def staged_or_island(stage, loop, functions, iterable, state: tuple, names: tupl
 def _closure_cells(functions) -> list:
     """[(cell, name, value)] of the closures of `functions` and of the functions they
     hold."""
-    found, seen, stack = {}, set(), list(functions)
-    while stack:
-        function = stack.pop()
-        if not isinstance(function, types.FunctionType) or id(function) in seen:
-            continue
-        seen.add(id(function))
+    found = {}
+    for function in functions_reached(functions):
         for cell, name in zip(function.__closure__ or (), function.__code__.co_freevars):
             try:
                 value = cell.cell_contents
             except ValueError:   # not bound yet
                 continue
-            if isinstance(value, types.FunctionType):
-                stack.append(value)
-            elif id(cell) not in found:
+            if not isinstance(value, types.FunctionType) and id(cell) not in found:
                 found[id(cell)] = (cell, name, value)
     return list(found.values())
 
