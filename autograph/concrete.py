@@ -91,10 +91,11 @@ class ConcreteFunction:
     @functools.cached_property
     def replayable(self) -> bool:
         """Whether running the graph does nothing but compute its results (no print, no
-        variable written, no Python called, no random draw; a staged `assert` is fine): a
-        call it failed in a way eager code would not may then run eagerly instead."""
-        return not any(eqn.primitive.effectful and eqn.primitive is not assert_p
-                       for eqn in self.graph.all_eqns())
+        variable written, no Python called, no random draw; a staged `assert` is fine, and
+        so is a loop run as Python whose code has none, `island_effects`): a call it
+        failed in a way eager code would not may then run eagerly instead."""
+        return not any(eqn.primitive.effectful and eqn.primitive is not assert_p and
+                       not eqn.params.get("no_effect", False) for eqn in self.graph.all_eqns())
 
     @property
     def tier(self) -> str:

@@ -29,7 +29,7 @@ from autograph_runtime import AbstractValue, TracingError, config, current_build
 from autograph_runtime.backend import get_backend
 from autograph_runtime.call_modes import modes as call_modes
 from autograph_runtime.dask_arrays import is_dask_array
-from autograph_runtime.errors import NoneOnThisPathError
+from autograph_runtime.errors import IslandTypeError, NoneOnThisPathError
 from autograph_runtime.ops.random import warn_frozen_draws
 from autograph_runtime.ops.effects import may_fail
 from autograph_runtime.ops.subgraphs import defer, refusing_deferred
@@ -147,7 +147,7 @@ class GraphFunction:
                 return self._eager(*args, **kwargs)
             hide_internal_frames(error)
             raise
-        except NoneOnThisPathError as error:   # eager code returns None there
+        except (NoneOnThisPathError, IslandTypeError) as error:   # eager code goes on there
             if not _tracing.builders and self._replays(args, kwargs, error):
                 return self._eager(*args, **kwargs)
             hide_internal_frames(error)

@@ -53,6 +53,15 @@ def add_note_once(error: BaseException, note: str) -> None:
         error.add_note(note)
 
 
+class IslandTypeError(TypeError):
+    """Raised by a loop run as Python in the graph (`python_block`) whose run gave a
+    variable another type than it had at the loop (`total = 0` then a float64): eager
+    code goes on there, so a graph function whose graph and loop have no effects runs
+    that call eagerly instead (`autograph.eager_fallback`); saved, it is a `TypeError`."""
+
+    __ag_saved_as__ = TypeError
+
+
 class ExportError(AutographError):
     """A graph cannot be written as an ONNX model: a primitive without an ONNX
     lowering (named with the user's `file:line`), or an ONNX package missing."""

@@ -46,6 +46,18 @@ def _check(fn, *argument_tuples):
     return converted
 
 
+def _refused_then_eager(fn, match, *argument_tuples):
+    """Tracing `fn` on the first arguments is refused (paths that do not join); with the
+    eager fallback each call gives eager's outcome, never a `TypeError` from the graph."""
+    with pytest.raises(ag.PathTypeError, match=match):
+        ag.convert(fn)(*argument_tuples[0])
+    converted = ag.convert(fn, eager_fallback=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.FallbackWarning)
+        for args in argument_tuples:
+            _same(_outcome(converted, *args), _outcome(fn, *args))
+
+
 def _graph_text(converted, *args) -> str:
     return str(converted.get_concrete_function(*args).graph)
 
@@ -264,13 +276,17 @@ def handler_of_another_dtype(m):
     return inv
 
 
-def test_a_handler_binding_another_dtype_is_a_clear_error_naming_the_line():
-    converted = ag.convert(handler_of_another_dtype)
-    np.testing.assert_allclose(converted(REGULAR), handler_of_another_dtype(REGULAR))
+def test_a_handler_binding_another_dtype_is_refused_while_tracing_naming_the_line():
     line = handler_of_another_dtype.__code__.co_firstlineno + 3
-    with pytest.raises(TypeError, match=rf"test_try_kernel_errors.py:{line} bound 'inv' to "
-                                        rf"float32\[3, 3\].*float64\[3, 3\]"):
-        converted(SINGULAR)
+    with pytest.raises(ag.PathTypeError, match=rf"'inv' is float64\[3, 3\] on one path .*"
+                                               rf"test_try_kernel_errors.py:{line} and "
+                                               rf"float32\[3, 3\] on another"):
+        ag.convert(handler_of_another_dtype)(REGULAR)
+    converted = ag.convert(handler_of_another_dtype, eager_fallback=True)
+    with pytest.warns(ag.FallbackWarning):
+        assert converted(REGULAR).dtype == np.float64
+    for m in (REGULAR, SINGULAR):   # eager's, never a TypeError when the handler runs
+        _same(converted(m), handler_of_another_dtype(m))
 
 
 def loss(m):
@@ -399,11 +415,9 @@ def test_a_value_a_graph_cannot_hold_must_be_the_traced_one():
     converted = ag.convert(status_of)
     for m in (REGULAR, SINGULAR):   # texts it holds: 'ok' or 'singular', as eagerly
         _same(_outcome(converted, m), _outcome(status_of, m))
-    # None on one path: a constant the graph cannot hold
-    _same(_outcome(converted, REGULAR, None), _outcome(status_of, REGULAR, None))
-    with pytest.raises(TypeError, match="bound 'status' to 'singular' when the graph ran it, "
-                                        "where tracing it gave None"):
-        converted(SINGULAR, None)
+    # None on one path, a text on another: refused while tracing, so eager's
+    _refused_then_eager(status_of, "'status' is None on one path .* and a str on another",
+                        (REGULAR, None), (SINGULAR, None))
 
 
 def test_a_gradient_through_a_try_that_stays_traced():
@@ -879,11 +893,9 @@ def writes_or_returns_none(m, out):
     out += 1
 
 
-def test_a_handler_returning_none_where_the_body_returns_a_value_is_a_clear_error():
-    converted = _check(returns_none_from_the_handler, (REGULAR,))
-    line = returns_none_from_the_handler.__code__.co_firstlineno + 4
-    with pytest.raises(TypeError, match=rf"returns None on a path .*:{line} in "):
-        converted(SINGULAR)
+def test_a_handler_returning_none_where_the_body_returns_a_value_is_refused():
+    _refused_then_eager(returns_none_from_the_handler, "on one path .* and None on another",
+                        (REGULAR,), (SINGULAR,))
     converted = ag.convert(writes_or_returns_none)
     for m in (REGULAR, SINGULAR):
         got, want = np.zeros((3, 3)), np.zeros((3, 3))
@@ -905,11 +917,11 @@ def appends_in_body_and_handler(m):
     return x, len(log), marks["a"]
 
 
-def test_a_list_the_handler_appends_to_again_is_a_clear_error_on_its_path():
-    # the handler's path would need the list one longer: a graph's lists have one length
-    converted = _check(appends_in_body_and_handler, (REGULAR,))
-    with pytest.raises(TypeError, match="bound 'log' to a value of another structure"):
-        converted(SINGULAR)
+def test_a_list_the_handler_appends_to_again_is_refused_while_tracing():
+    # the handler's path needs the list one longer: a graph's lists have one length
+    _refused_then_eager(appends_in_body_and_handler,
+                        "'log' is a list of length 1 on one path .* list of length 2",
+                        (REGULAR,), (SINGULAR,))
 
 
 # -- a variable a loop's earlier trip bound ------------------------------------------

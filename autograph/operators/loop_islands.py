@@ -20,8 +20,17 @@ what the loop reads (`island_values`):
   (two threads may run one graph).
 
 The outputs are the state after the loop: an array keeps the type it had at
-the loop, a Python number its Python type; a run that gives another raises
-`TypeError` naming the variable and the loop (`python_block.checked`). The
+the loop, a Python number its Python type. Only a run tells what the loop gives
+(`total = 0` then `total += w[v]`: a float64 after one trip, the int after
+none), and tracing cannot follow one (what staging refused), so a run that
+gives another type is found when the graph runs (`python_block.checked`).
+Where the loop and the rest of the graph have no effect (`island_effects`,
+`ConcreteFunction.replayable`), it raises `IslandTypeError` and the call runs
+eagerly instead (with a `FallbackWarning`): nothing observable happened, so
+running the function again is eager's run. Else (a loop that prints, draws a
+random number or calls a user's function; a graph that writes a variable) it
+is a `TypeError` naming the variable and the loop: a user's effect never runs
+twice. The
 arrays of the state are also written back in place, so that another name for
 one sees what the loop wrote in it. A list, dict, set or object of the state,
 or a variable the loop binds first, cannot be a graph value: after the loop it
@@ -56,6 +65,7 @@ from autograph_runtime.tracer_value import write_in_place
 
 from .composite import _user_locals
 from .containers import is_plain_object
+from .island_effects import functions_reached, no_effect
 from .island_values import IslandOnly, Templates, Unseen, concrete
 from .opaque_containers import changed, put_back, watch
 from .undefined import Undefined
@@ -89,20 +99,14 @@ def staged_or_island(stage, loop, functions, iterable, state: tuple, names: tupl
 def _closure_cells(functions) -> list:
     """[(cell, name, value)] of the closures of `functions` and of the functions they
     hold."""
-    found, seen, stack = {}, set(), list(functions)
-    while stack:
-        function = stack.pop()
-        if not isinstance(function, types.FunctionType) or id(function) in seen:
-            continue
-        seen.add(id(function))
+    found = {}
+    for function in functions_reached(functions):
         for cell, name in zip(function.__closure__ or (), function.__code__.co_freevars):
             try:
                 value = cell.cell_contents
             except ValueError:   # not bound yet
                 continue
-            if isinstance(value, types.FunctionType):
-                stack.append(value)
-            elif id(cell) not in found:
+            if not isinstance(value, types.FunctionType) and id(cell) not in found:
                 found[id(cell)] = (cell, name, value)
     return list(found.values())
 
@@ -158,6 +162,7 @@ class _Attempt:
         self.at_loop = [value for _, _, value in cells]   # an inner island may rebind one
         self.own = _own_containers(cells)   # changed when the graph runs, then dropped
         self.cell_names = [name for _, name, _ in cells]
+        self.no_effect = no_effect(functions, (state, iterable, self.at_loop))
         self.watched = watch(dict(zip(names, state)), every=True)   # as staging may change
         self.trace_undo = TraceUndo(builder, self.templates.operands, self.what, WHY)
 
@@ -180,7 +185,8 @@ class _Attempt:
             [f"an array it writes in place ({operands[k].node.name or 'unnamed'})"
              for k in written]
         results = bind(python_block_p, *operands, fn=run, where=self.where,
-                       names=tuple(names), out_avals=tuple(avals), what=self.what, why=WHY)
+                       names=tuple(names), out_avals=tuple(avals), what=self.what, why=WHY,
+                       no_effect=self.no_effect)
         for k, value in zip(written, results[len(outs):]):
             write_in_place(operands[k], value, self.what)
         final = [IslandOnly(name, self.what, None if isinstance(value, Undefined) else

@@ -29,8 +29,10 @@ bound it, so the two ends show the types a handler may see; the statement is
 traced once more per end and handler, on copies of its lists and dicts); they
 are joined as a staged `if` joins its branches (`try_outputs`: a `return` or
 a variable bound on some paths only, a Python number and a NumPy value). What
-the statement binds when it runs must have them, else a `TypeError` names the
-variable and the `try`'s line. A value the graph cannot hold (a string, a
+the statement binds when it runs must have them; paths that do not join are
+refused while tracing (the call runs eagerly), and a run that differs anyway (a
+raise the two ends do not show) is a `TypeError` naming the variable and the
+`try`'s line. A value the graph cannot hold (a string, a
 list's length) is a constant of the trace; the statement must give that very
 value when it runs.
 
@@ -174,7 +176,8 @@ def _staged(statement, paths, results, outs, where):
     arrays = [i for i, v in enumerate(leaves) if isinstance(v, Tracer) or
               isinstance(v, np.ndarray) and v.dtype != object]
     maybe = [i for i in arrays if type(leaves[i]) is MaybeUnbound]   # read as unbound
-    outputs = [joined(name, [r[k] for r in results], written) for k, name in enumerate(outs)]
+    outputs = [joined(name, [r[k] for r in results], written, where)
+               for k, name in enumerate(outs)]
     unbound = next((o.name for o in outputs if o.leaves[0].kind == "constant" and
                     is_undefined(o.leaves[0].what)), None)
     if unbound:

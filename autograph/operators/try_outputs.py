@@ -17,9 +17,16 @@ assigns gets one type for all the paths, as a staged `if` joins its branches:
 - a variable some path leaves unbound comes out as a `MaybeUnbound`: reading
   it after the statement raises eager's `UnboundLocalError` where that path ran.
 
-A path whose types do not join keeps the body's: the graph then checks what the
-statement gives when it runs (`Output.leaves_of`, `python_block.checked`) and
-raises a `TypeError` naming the variable and the line where it differs. The
+Paths whose values do not join (a float64 and a str, lists of two lengths, a
+tuple and a list, None and an array, float64 and float32) are refused while
+tracing (`PathTypeError`), so that the call runs eagerly with a
+`FallbackWarning`: a graph value has one type, and a `TypeError` when the
+handler runs would fail where eager code goes on. (Holding such a value as a
+Python object through the graph would keep a graph for these calls, but the
+graph has no such values; re-running the call eagerly when the types differ
+would run its effects twice.) A path the traces do not show (a raise between
+two appends) is still checked when the graph runs (`Output.leaves_of`,
+`python_block.checked`), a `TypeError` naming the variable and the line. The
 paths only tell the graph's types; the values are Python's.
 """
 from __future__ import annotations
@@ -35,6 +42,7 @@ from autograph_runtime.abstract import (
     python_aval,
     python_type,
 )
+from autograph_runtime.errors import PathTypeError
 from autograph_runtime.ops.text_values import TEXT
 from autograph_runtime.source import location_note
 from autograph_runtime.tree import flatten
@@ -120,34 +128,67 @@ class Output:
         return got, bound
 
 
-def joined(name: str, values: list, written: list) -> Output:
+def joined(name: str, values: list, written: list, where: str) -> Output:
     """The `Output` of variable `name`, bound to `values[0]` on the body's path and to the
-    others on the handlers' paths; `written`: the traced arrays the paths write in place."""
+    others on the handlers' paths; `written`: the traced arrays the paths write in place.
+    A `PathTypeError` where the paths' values do not join (`_refuse`)."""
     bound = [v for v in values if type(v) is not Placeholder and not is_undefined(v)]
     unbound = any(is_undefined(v) or type(v) is MaybeUnbound for v in values)
     if not bound:
         return Output(name, flatten(values[0])[1], [Leaf("constant", values[0])], False)
     first, tree = flatten(bound[0])
-    others = [leaves for leaves, t in map(flatten, bound[1:]) if t == tree]
-    leaves = [_joined_leaf([leaf, *(o[i] for o in others)], written)
+    for other in bound[1:]:
+        if flatten(other)[1] != tree:
+            _refuse(name, bound[0], other, where)
+    others = [flatten(other)[0] for other in bound[1:]]
+    leaves = [_joined_leaf([leaf, *(o[i] for o in others)], written, name, where)
               for i, leaf in enumerate(first)]
     maybe_unbound = unbound and len(leaves) == 1 and leaves[0].kind == "value"
     return Output(name, tree, leaves, maybe_unbound)
 
 
-def _joined_leaf(items: list, written: list) -> Leaf:
+def _joined_leaf(items: list, written: list, name: str, where: str) -> Leaf:
     index = next((i for i, t in enumerate(written) if items[0] is t), None)
     if index is not None and all(item is items[0] for item in items):
         return Leaf("written", index)   # else a value: a path binds another array to it
     types = [leaf_type(item) for item in items]
     if types[0] is None:
+        for item in items[1:]:
+            if not _same(item, items[0]):
+                _refuse(name, items[0], item, where)
         return Leaf("constant", items[0])
     aval = types[0]
-    for other in filter(None, types[1:]):
-        aval = _join(aval, other) or aval
+    for item, other in zip(items[1:], types[1:]):
+        aval = None if other is None else _join(aval, other)
+        if aval is None:
+            _refuse(name, items[0], item, where)
     python = next((t for t in types if t is not None and t.weak and
                    (t.dtype != aval.dtype or not aval.weak)), None)
     return Leaf("value", aval, python)
+
+
+def _refuse(name: str, body, other, where: str):
+    """The paths bind `name` (or an item of it) to values one graph value cannot hold:
+    refused while tracing, so that the call runs eagerly (`eager_fallback`)."""
+    label = "the return value" if name.startswith("retval_") else repr(name)
+    raise PathTypeError(
+        f"{label} is {_described(body)} on one path of the `try` statement of the "
+        f"`except` at {where} and {_described(other)} on another, which runs as Python "
+        f"when the graph runs (its handlers catch errors NumPy raises then): a graph value "
+        f"has one type whichever way the statement goes; give {label} the same type, "
+        f"structure and length on every path")
+
+
+def _described(value) -> str:
+    if type(value) in (list, tuple, dict):
+        return f"a {type(value).__name__} of length {len(value)}"
+    aval = leaf_type(value)
+    if aval is None:
+        return "None" if value is None or type(value) is ReturnedNone else \
+            f"a {type(value).__name__}"
+    if aval.weak:
+        return f"a Python {python_type(aval).__name__}"
+    return "a str" if aval.dtype == TEXT else f"{aval.dtype}{list(aval.shape)}"
 
 
 def _same(value, constant) -> bool:

@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import primitives
 from ..abstract import PYTHON_DTYPES, AbstractValue, join_weak, python_aval, python_type
+from ..errors import IslandTypeError
 
 
 TRY_WHY = "its handlers catch errors NumPy raises then"
@@ -40,7 +41,7 @@ def try_what(where: str) -> str:
     return f"the `try` statement of the `except` at {where}"
 
 
-def _abstract_eval(*args, fn, where, names, out_avals, what, why):
+def _abstract_eval(*args, fn, where, names, out_avals, what, why, no_effect=False):
     return list(out_avals)
 
 
@@ -81,9 +82,10 @@ def _joins_exactly(number, aval: AbstractValue) -> bool:
         return False
 
 
-def checked(value, aval: AbstractValue, name: str, what: str):
+def checked(value, aval: AbstractValue, name: str, what: str, error=TypeError):
     """`value`, bound to `name` by the statement `what` names, as the graph holds it: a
-    Python number for a weak type, else an array of `aval`'s dtype and shape."""
+    Python number for a weak type, else an array of `aval`'s dtype and shape; `error`
+    (a `TypeError`) where it is not one."""
     if aval.weak:  # a Python number, or the NumPy scalar a loop carries it as
         fits = _joins_exactly(value, aval) if type(value) in PYTHON_DTYPES else \
             isinstance(value, (np.generic, np.ndarray)) and np.shape(value) == () and \
@@ -102,7 +104,7 @@ def checked(value, aval: AbstractValue, name: str, what: str):
     if not fits:
         expected = f"a Python {python_type(aval).__name__}" if aval.weak else \
             f"{aval.dtype}{list(aval.shape)}"
-        raise TypeError(
+        raise error(
             f"{what} bound {name!r} to "
             f"{_text(value)} when the graph ran it, where tracing it gave {expected}; the "
             f"graph's values have one type whichever way the statement went: give {name!r} "
@@ -110,19 +112,22 @@ def checked(value, aval: AbstractValue, name: str, what: str):
     return result
 
 
-def _kernel(xp, fn, where, names, out_avals, what, why):
+def _kernel(xp, fn, where, names, out_avals, what, why, no_effect=False):
     to_host = (lambda a: a) if xp is np else (  # a weak value is a Python number already
         lambda a: a.get() if hasattr(a, "get") else a)
 
     def run(*args):
         results = fn(*[to_host(a) for a in args])
-        out = [checked(v, aval, name, what) for v, aval, name in zip(results, out_avals, names)]
+        error = IslandTypeError if no_effect else TypeError
+        out = [checked(v, aval, name, what, error)
+               for v, aval, name in zip(results, out_avals, names)]
         return [v if aval.weak else xp.asarray(v) for v, aval in zip(out, out_avals)]
     return run
 
 
 python_block_p = primitives.define("python_block", _abstract_eval, _kernel,
                                    multiple_results=True, effectful=True)
-primitives.hidden_params[python_block_p] = ("fn", "names", "out_avals", "what", "why")
+primitives.hidden_params[python_block_p] = ("fn", "names", "out_avals", "what", "why",
+                                           "no_effect")
 primitives.save_rules[python_block_p] = lambda eqn: (
     f"{eqn.params['what']} runs as Python when the graph runs ({eqn.params['why']})")
