@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 
 from autograph_runtime import Tracer, TracingError
+from autograph_runtime.variables import Variable
 from autograph_runtime.source import location_note
 from autograph_runtime.texts import FormattedText
 from autograph_runtime.tree import flatten
@@ -80,20 +81,39 @@ def put_back(watched: list) -> None:
             set_contents(container, items)
 
 
-def refuse_changed(watched: list, function: str, where) -> None:
+class ObjectStateChanged(TracingError):
+    """A trace for a call that may run eagerly set an attribute of an object argument or
+    of `self` to a Python value: eagerly every call sets it."""
+
+
+def refuse_changed(watched: list, function: str, where, every_change: bool = False) -> None:
     """`TracingError` (after putting every changed container back) where the trace changed
-    one of `watched`."""
+    one of `watched`: a list or dict, or an object's attribute set to a traced value; with
+    `every_change` (a call that may run eagerly instead), to any other value but a
+    `Variable` too (`ObjectStateChanged`)."""
     changed = [(c, items, label) for c, items, label in watched
                if not same_items(items_of(c), items) and (
-                   not is_plain_object(c) or holds_tracers(items_of(c), items))]
+                   not is_plain_object(c) or holds_tracers(items_of(c), items) or
+                   every_change and _sets_values(items_of(c), items))]
     if not changed:
         return
     container, items, label = changed[0]
+    traced = True
     if is_plain_object(container):   # the attribute a traced value went into
         now = items_of(container)
         keys = [k for k, v in now.items() if k not in items or items[k] is not v]
-        label += "." + next((k for k in keys if holds_tracers({k: now[k]}, {})), keys[0])
+        key = next((k for k in keys if holds_tracers({k: now[k]}, {})), None)
+        traced = key is not None
+        if not traced:
+            key = next((k for k in keys if not _is_variable(now[k])),
+                       next((k for k in items if k not in now), "?"))   # (or deleted)
+        label += "." + key
     put_back(watched)   # all of it, Python values in objects too: the trace is refused
+    if not traced:
+        raise ObjectStateChanged(
+            f"{function} sets {label} while tracing{location_note(where)}: the object would "
+            f"change once, while tracing, and never when the graph runs, where eagerly every "
+            f"call changes it; return the new value, or keep it in an ag.Variable")
     kind = type(changed[0][0]).__name__
     if label.startswith("self."):
         raise TracingError(
@@ -107,6 +127,17 @@ def refuse_changed(watched: list, function: str, where) -> None:
         f"tracing, and never reach the caller's {kind} when the graph runs; return the new "
         f"value instead (`return result, {label.split('.')[0].split('[')[0]}`), or change it "
         f"outside the function")
+
+
+def _sets_values(now: dict, before: dict) -> bool:
+    """Whether an object's attributes changed other than by a new `Variable` (which a
+    first call may create)."""
+    return any(not _is_variable(v) for k, v in now.items() if k not in before or
+               before[k] is not v) or any(k not in now for k in before)
+
+
+def _is_variable(value) -> bool:
+    return isinstance(value, Variable)
 
 
 def is_object(value) -> bool:

@@ -51,6 +51,8 @@ from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
 from .operators.staging import holding_arguments
 from .fast_path import call_key, prepare
 from .module_state import ModuleStateChanged, ModuleWatch, refusing_every_change
+from .operators.in_place import read_only
+from .outside_arrays import outside_arrays, refusal
 from .signature import CallSignature, flatten_call, param_specs_of
 from .self_reads import guard, snapshot
 from .specs import TensorSpec
@@ -298,7 +300,8 @@ class GraphFunction:
     def _retries(self, error: BaseException, key: CacheKey) -> bool:
         """Whether the next call with `key` traces again: a first refusal for module state
         (a module-level cache its eager run fills may leave the next trace a graph)."""
-        if not isinstance(error, ModuleStateChanged) or key in self._retried:
+        if not isinstance(error, (ModuleStateChanged, argument_containers.ObjectStateChanged)) \
+                or key in self._retried:
             return False
         self._retried.add(key)
         return True
@@ -395,22 +398,29 @@ class GraphFunction:
             containers = argument_containers.watch(self._signature, args, kwargs) + \
                 argument_containers.watch_instance(self.python_function)
             module = ModuleWatch(self.python_function)
+            outside = outside_arrays(self.python_function, containers + module.containers) \
+                if module.every_change else {}   # (a graph asked for: tf.function's writes)
             try:
-                with holding_arguments([c for c, _, _ in containers if type(c) is list]):
+                with holding_arguments([c for c, _, _ in containers if type(c) is list]), \
+                        read_only([array for array, _ in outside.values()], probe=False):
                     result = target(*args, **kwargs)
             except Exception as error:
-                deferred = False
+                refused, deferred = refusal(error, outside, self.__qualname__), False
                 try:   # an assert staged before may raise first when the graph runs, as eagerly
-                    deferred = may_fail(current_builder().eqns) and defer(error)
+                    deferred = refused is None and may_fail(current_builder().eqns) and \
+                        defer(error)
                 finally:
                     if not deferred:
                         argument_containers.put_back(containers)
                         module.put_back()
                 if deferred:
                     return None
+                if refused is not None:
+                    raise refused from error
                 raise
             where = _definition(self.python_function)
-            argument_containers.refuse_changed(containers, self.__qualname__, where)
+            argument_containers.refuse_changed(containers, self.__qualname__, where,
+                                               every_change=module.every_change)
             module.refuse_changed(self.__qualname__, where)
             argument_containers.refuse_traced_in_objects(result, self.__qualname__, where)
             return result

@@ -84,6 +84,14 @@ def _reads_and_writes(code: types.CodeType) -> tuple[frozenset, frozenset]:
     return frozenset(reads), frozenset(writes)
 
 
+def globals_read(function) -> dict:
+    """{name: value} of the globals `function`'s code (nested code included) reads."""
+    code, module = getattr(function, "__code__", None), getattr(function, "__globals__", None)
+    if code is None or module is None:
+        return {}
+    return {name: module[name] for name in sorted(_reads_and_writes(code)[0]) if name in module}
+
+
 def _same_value(a, b) -> bool:
     return a is b or (type(a) is type(b) and type(a) in _VALUES and a == b)
 
@@ -99,11 +107,11 @@ class ModuleWatch:
         if code is None or self.module is None:
             self.containers, self.bindings = [], {}
             return
-        reads, writes = _reads_and_writes(code)
-        values = {name: self.module.get(name, _MISSING) for name in sorted(reads)}
+        values = globals_read(function)
         self.containers = watch_named({name: value for name, value in values.items()
                                        if isinstance(value, (list, dict)) or is_object(value)})
-        self.bindings = {name: self.module.get(name, _MISSING) for name in sorted(writes)}
+        self.bindings = {name: self.module.get(name, _MISSING)
+                         for name in sorted(_reads_and_writes(code)[1])}
 
     def put_back(self) -> None:
         put_back(self.containers)

@@ -155,17 +155,17 @@ def refuse_probe_at(f, args) -> None:
 
 
 @contextlib.contextmanager
-def read_only(arrays):
+def read_only(arrays, probe: bool = True):
     """The writeable ones of `arrays` read-only in the block: a write to one raises
-    NumPy's `ValueError`, which a staged block never defers (`_is_probe_write`)."""
+    NumPy's `ValueError`, which a staged block's `probe` never defers (`_is_probe_write`)."""
     changed = [array for array in arrays if array.flags.writeable]
-    _probing.depth += 1
+    _probing.depth += probe
     try:
         for array in changed:
             array.flags.writeable = False
         yield
     finally:
-        _probing.depth -= 1
+        _probing.depth -= probe
         _thaw(changed)
 
 
