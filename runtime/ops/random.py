@@ -182,6 +182,8 @@ def _draw_kernel(xp, generator, method, arguments):
             result = args["x"]
         if isinstance(result, (int, float)) and not isinstance(result, np.generic):
             return [result]  # a Python number, as eagerly (a weak value)
+        if isinstance(result, np.generic) and xp is np:
+            return [result]  # a NumPy scalar, as eagerly: `a[j]` with it is a view
         return [xp.asarray(result)]
     return run
 
@@ -230,6 +232,8 @@ def draw(method, *args, **kwargs):
                    arguments=arguments)
     if name == "seed":
         return None
+    if results[0].ndim == 0 and bound.get("size") is not None:   # `size=()`: a 0-d array
+        results[0].builder.maybe_arrays.add(results[0].node.id)
     if name == "shuffle":
         write_in_place(bound["x"], results[0], "shuffle")
         return None
