@@ -15,6 +15,7 @@ from eager's (`Tracer(m:f64[])`).
 from __future__ import annotations
 
 import contextlib
+import operator
 import string
 import threading
 
@@ -25,7 +26,10 @@ _CONVERSIONS = {None: lambda v: v, "s": str, "r": repr, "a": ascii}
 
 
 def format_field(value, conversion, spec: str) -> str:
-    """One f-string field as Python formats it: the conversion, then `format(value, spec)`."""
+    """One f-string field as Python formats it: the conversion, then `format(value, spec)`;
+    the conversion `("repeat", s)` is `s * value` (`"*" * n` of a traced n)."""
+    if type(conversion) is tuple:
+        return format(conversion[1] * operator.index(value), spec)
     return format(_CONVERSIONS[conversion](value), spec)
 
 

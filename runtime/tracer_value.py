@@ -15,7 +15,7 @@ from . import dispatch, views
 from .errors import TracingError, UnhashableTracedValue
 from .hints import hint
 from .source import is_user_file, location_note, numpy_caller, user_frame, user_source
-from .texts import formatting_user_values
+from .texts import FormattedText, formatting_user_values
 
 
 def _concrete_needed(tracer, what: str, situation: str = "") -> TracingError:
@@ -255,6 +255,19 @@ _BINARY = {
 for _name, _ufunc in _BINARY.items():
     setattr(Tracer, f"__{_name}__", _binary(_ufunc))
     setattr(Tracer, f"__r{_name}__", _binary(_ufunc, reflected=True))
+
+
+def _repeating(multiply):
+    """`multiply`, but a str times a traced int is the str repeated (`"*" * n`), a text
+    formatted when the graph runs, as eagerly (NumPy would multiply a string array)."""
+    def apply(self, other):
+        if type(other) is str and self.ndim == 0 and self.dtype.kind in "iu":
+            return FormattedText(((0, ("repeat", other), ""),), [self])
+        return multiply(self, other)
+    return apply
+
+
+Tracer.__mul__, Tracer.__rmul__ = _repeating(Tracer.__mul__), _repeating(Tracer.__rmul__)
 def _in_place(ufunc):
     """`x op= y`: NumPy keeps x's dtype and shape (casting "same_kind") and writes into x.
 

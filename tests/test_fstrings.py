@@ -134,6 +134,24 @@ def test_str_format_and_joined_texts_print_as_eagerly(capsys, x):
     assert capsys.readouterr().out == want
 
 
+def _bars(x):
+    for i, v in enumerate(x):
+        print(f"[{i:>2}] {v:8.3f} {'*' * int(v)}|{int(v) * '-'}")   # a str times a traced int
+        print("#" * int(v), f"<{str(v)}>")                        # a text in an f-string
+    return len(x)
+
+
+@pytest.mark.parametrize("x", [np.array([1.5, 3.2, 0.1]), np.array([-2.0, 0.0]),
+                               np.array([4, 1])])
+def test_a_str_repeated_by_a_traced_int_prints_as_eagerly(capsys, x):
+    _bars(x)
+    want = capsys.readouterr().out
+    converted = ag.convert(_bars)
+    converted(x)
+    converted(x)   # the graph, at its second call
+    assert capsys.readouterr().out == want * 2
+
+
 def _raises_in_a_branch(x):
     for i in range(x.shape[0]):
         if x[i] < 0:

@@ -195,3 +195,23 @@ def test_warnings_warn_warns_each_time_the_graph_runs_at_the_user_s_line():
         assert all(w.filename == __file__ for w in got)
         assert not got or got[0].lineno in (line, line + 2)
     assert f.trace_count == 1
+
+
+def warn_counting_below(x, lo):
+    n = int(np.sum(x < lo))
+    if n:
+        warnings.warn(f"{n} values below {lo}")   # a traced int and a Python float
+    return x
+
+
+def test_a_warning_formatted_from_traced_and_python_values_warns_as_eagerly():
+    f = ag.convert(warn_counting_below)
+    for x, lo in ((np.array([0.0, 0.5, 1.0]), 0.2), (np.array([1.0]), 0.2),
+                  (np.array([0.0, 0.1]), 0.75)):
+        with warnings.catch_warnings(record=True) as want:
+            warnings.simplefilter("always")
+            warn_counting_below(x, lo)
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            f(x, lo)
+        assert [str(w.message) for w in got] == [str(w.message) for w in want]

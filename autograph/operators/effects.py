@@ -82,10 +82,21 @@ def fstring(*parts):
     if not any(isinstance(v, (Tracer, FormattedText)) for v in values):
         with hidden_tracers_refused():
             return render(numbered, values)   # Python's own text
-    if any(type(spec) is not str for _, _, spec in fields) or \
-            any(isinstance(v, FormattedText) for v in values):
-        FormattedText((), [])._needs_text()   # a traced format spec, a nested text
-    return FormattedText(numbered, values)
+    if any(type(spec) is not str for _, _, spec in fields):
+        FormattedText((), [])._needs_text()   # a traced format spec
+    if not any(type(v) is FormattedText for v in values):
+        return FormattedText(numbered, values)
+    text = FormattedText((), [])
+    for part in numbered:   # a nested text as a plain field (`{"*" * n}`): its own parts
+        nested = values[part[0]] if type(part) is tuple else None
+        if type(nested) is FormattedText:
+            if part[1:] != (None, ""):
+                nested._needs_text()   # formatted further: needs its characters now
+            text = text + nested
+        else:
+            text = text + (part if nested is None and type(part) is str else
+                           FormattedText(((0, part[1], part[2]),), [values[part[0]]]))
+    return text
 
 
 def print_(*values, sep=" ", end="\n", file=None, flush=False):

@@ -122,10 +122,12 @@ def when_the_graph_runs(emit, args: tuple, kwargs: dict, label: str):
             operands.append(leaf)
         else:
             slots.append(("value", leaf))
-    kinds = [eager_type(x) for x in operands]
+    kinds = [eager_type(x) if isinstance(x, Tracer) else None for x in operands]
+    constants = [None if kind else x for x, kind in zip(operands, kinds)]   # (not tracers)
 
-    def run(*values):
-        values = [_as_eager(v, kind) for v, kind in zip(values, kinds)]
+    def run(*values):   # (an f-string's Python values are passed as they are)
+        values = [_as_eager(v, kind) if kind else x
+                  for v, kind, x in zip(values, kinds, constants)]
         emit(*tree.unflatten([_filled(slot, values) for slot in slots]))
         return ()
     run.__name__ = label
