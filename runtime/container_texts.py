@@ -96,7 +96,9 @@ def _refuse(why: str):
 
 def with_container_fields(parts: tuple, values: list):
     """An f-string's `parts` and field `values` with each field whose value is a container
-    holding traced values replaced by that container's text (its strings and fields)."""
+    holding traced values replaced by that container's text (its strings and fields),
+    and each field of a Python value by its text now (`{name!r}` of a str is its repr,
+    as eagerly, not an array's)."""
     new_parts, new_values = [], []
     for part in parts:
         if type(part) is str:
@@ -104,7 +106,10 @@ def with_container_fields(parts: tuple, values: list):
             continue
         k, conversion, spec = part
         text = None if _is_traced(values[k]) else container_text(values[k], conversion, spec)
-        if text is None:
+        if text is None and not _is_traced(values[k]):
+            with hidden_tracers_refused():
+                new_parts.append(format_field(values[k], conversion, spec))
+        elif text is None:
             new_parts.append((len(new_values), conversion, spec))
             new_values.append(values[k])
         else:

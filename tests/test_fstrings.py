@@ -68,9 +68,9 @@ def test_an_f_string_of_python_values_is_pythons_string():
 @pytest.mark.parametrize("body", [
     lambda x: len(f"{x.sum()}"),
     lambda x: f"{x.sum()}".upper(),
-    lambda x: "%s" % x.sum(),
+    lambda x: ("%s" % x.sum()).upper(),
     lambda x: {f"{x.sum()}": 1},
-], ids=["len", "method", "percent", "dict key"])
+], ids=["len", "method", "percent then a method", "dict key"])
 def test_the_text_of_a_traced_value_is_refused_not_made_up(body):
     def f(x):
         return body(x)
@@ -150,6 +150,34 @@ def test_a_str_repeated_by_a_traced_int_prints_as_eagerly(capsys, x):
     converted(x)
     converted(x)   # the graph, at its second call
     assert capsys.readouterr().out == want * 2
+
+
+def _percent_texts(x, name):
+    print("%5.2f%%" % (100 * x.mean()))
+    print("n=%d max=%.3e %s|%r|%-6s|" % (x.size, x.max(), x.min(), name, x[0]))
+    print("%(m).2f and %(s)s 100%%" % {"m": x.mean(), "s": x.sum()})
+    print("%s and %r" % ((1, x.sum()), [name, x.max()]))     # containers of traced values
+    line = "%-8.3g|" % x[0]
+    print(line + "end", f"[{line}] {name!r} {(name, 2)}")     # Python values in f-strings
+    print("%d items, %x" % (3, 255))                           # no traced value: Python's
+    return "%.1f" % x.sum()
+
+
+@pytest.mark.parametrize("x", [np.array([0.5, 0.25, 7.0]), np.array([-3, 4]),
+                               np.array([np.nan, 1e300])])
+def test_percent_formatting_prints_and_returns_as_eagerly(capsys, x):
+    want = _percent_texts(x, "nm")
+    printed = capsys.readouterr().out
+    converted = ag.convert(_percent_texts)
+    assert converted(x, "nm") == want and converted(x, "nm") == want
+    assert capsys.readouterr().out == printed * 2
+
+
+def test_percent_formatting_a_container_with_a_numeric_spec_is_refused():
+    def f(x):
+        return "%d" % ((1, x.sum()),)
+    with pytest.raises(ag.TracingError, match="container holding traced values"):
+        ag.convert(f)(np.ones(2))
 
 
 def _raises_in_a_branch(x):

@@ -1,9 +1,10 @@
-"""`print(...)`, `assert` and f-strings: staged in program order when they see traced values.
+"""`print(...)`, `assert` and texts: staged in program order when they see traced values.
 
     print(x, y)           ->  ag__.print_(x, y)
     assert x > 0, "msg"   ->  ag__.assert_(x > 0, lambda: "msg")   (the message is lazy)
     f"m={m:.3f}"          ->  ag__.fstring('m=', (m, None, '.3f'))  (formatted when the graph
                                                                       runs, where m is traced)
+    "%5.2f%%" % m         ->  ag__.percent_format('%5.2f%%', m)    (likewise)
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from ..pyct.transformer import ExpressionTransformer
 from .logical import _lazy
 
 # What the function must hold for this converter to change anything (none before it makes them).
-ACTS_ON = frozenset({"print", "Assert", "JoinedStr"})
+ACTS_ON = frozenset({"print", "Assert", "JoinedStr", "Mod"})
 
 
 class _PrintAssert(ExpressionTransformer):
@@ -39,6 +40,14 @@ class _PrintAssert(ExpressionTransformer):
                 parts.append(value)
         return gast.Call(func=templates.replace_as_expression("ag__.fstring"), args=parts,
                          keywords=[])
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, gast.Mod) and isinstance(node.left, gast.Constant) and \
+                isinstance(node.left.value, str):   # a literal template: `"%.2f" % x`
+            return gast.Call(func=templates.replace_as_expression("ag__.percent_format"),
+                             args=[node.left, node.right], keywords=[])
+        return node
 
     def visit_Assert(self, node):
         self.generic_visit(node)

@@ -24,15 +24,19 @@ AssertionError: the loop ran
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
-from autograph_runtime import Tracer, current_builder
+from autograph_runtime import Tracer, TracingError, current_builder
 from autograph_runtime.ops.effects import assert_ as staged_assert
 from autograph_runtime.ops.effects import print_ as staged_print
 from autograph_runtime.container_texts import with_container_fields
 from autograph_runtime.ops.subgraphs import defer
+from autograph_runtime.source import location_note, user_source
 from autograph_runtime.texts import FormattedText, hidden_tracers_refused, render
 from autograph_runtime.tracer import read_if_variable
+from autograph_runtime.tree import flatten
 
 from .exceptions import refuse_if_caught
 from .undefined import ld
@@ -97,6 +101,49 @@ def fstring(*parts):
             text = text + (part if nested is None and type(part) is str else
                            FormattedText(((0, part[1], part[2]),), [values[part[0]]]))
     return text
+
+
+_PERCENT_FIELD = re.compile(r"%(?:\((?P<key>[^)]*)\))?[-#0 +]*\d*(?:\.\d*)?[hlL]?"
+                            r"(?P<kind>[diouxXeEfFgGcrsa%])")
+
+
+def percent_format(template: str, values):
+    """`template % values` in converted code (a literal template): Python's text where no
+    value is traced; else a `FormattedText`, each `%` field formatted by Python's `%` when
+    the graph runs (`"%5.2f%%" % (100 * x.mean())`). A `*` width, or a template Python
+    would refuse, is formatted now (Python's error, or the traced value's refusal)."""
+    items = values if type(values) is tuple else (values,)
+    mapping = values if type(values) is dict else None
+    if not any(isinstance(v, (Tracer, FormattedText)) for v in flatten(values)[0]):
+        return template % values
+    parts, fields, start, k = [], [], 0, 0
+    for match in _PERCENT_FIELD.finditer(template):
+        parts.append(template[start:match.start()])
+        start = match.end()
+        if match["kind"] == "%":
+            parts.append("%")
+            continue
+        spec = match.group(0) if match["key"] is None else \
+            "%" + match.group(0)[len(match["key"]) + 3:]
+        if (mapping is None) == (match["key"] is not None) or \
+                (mapping is None and k >= len(items)):
+            return template % values   # Python's error
+        value = mapping[match["key"]] if mapping is not None else items[k]
+        k += mapping is None
+        if isinstance(value, FormattedText):
+            value._needs_text()
+        plain = spec in ("%s", "%r", "%a")   # as an f-string's `{v!s}`: containers too
+        if not plain and not isinstance(value, Tracer) and \
+                any(isinstance(v, Tracer) for v in flatten(value)[0]):
+            raise TracingError(f"{spec!r} of a container holding traced values"
+                               f"{location_note(user_source())}: use an f-string")
+        parts.append((len(fields), spec[1] if plain else ("percent", spec), ""))
+        fields.append(read_if_variable(value))
+    parts.append(template[start:])
+    literal = "".join(p for p in parts if type(p) is str and p != "%")
+    if mapping is None and k != len(items) or "%" in literal:   # a `*` width, a bad field
+        return template % values   # Python's error, or the traced value's refusal
+    return FormattedText(*with_container_fields(tuple(p for p in parts if p != ""), fields))
 
 
 def print_(*values, sep=" ", end="\n", file=None, flush=False):
