@@ -28,9 +28,11 @@ _CONVERSIONS = {None: lambda v: v, "s": str, "r": repr, "a": ascii}
 def format_field(value, conversion, spec: str) -> str:
     """One f-string field as Python formats it: the conversion, then `format(value, spec)`;
     the conversion `("repeat", s)` is `s * value` (`"*" * n` of a traced n), and
-    `("percent", "%5.2f")` is `"%5.2f" % (value,)`."""
+    `("percent", "%5.2f")` is `"%5.2f" % (value,)`, `("call", f)` is `f(value)`."""
     if type(conversion) is tuple:   # ("repeat", s): `s * value`; ("percent", "%.2f")
         how, text = conversion
+        if how == "call":   # ("call", f): `f(value)`, `np.array2string(x, precision=2)`
+            return format(text(value), spec)
         return text % (value,) if how == "percent" else \
             format(text * operator.index(value), spec)
     return format(_CONVERSIONS[conversion](value), spec)

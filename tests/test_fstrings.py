@@ -180,6 +180,22 @@ def test_percent_formatting_a_container_with_a_numeric_spec_is_refused():
         ag.convert(f)(np.ones(2))
 
 
+def _numpy_texts(x):
+    print(np.array2string(x, precision=2, separator=", "), np.array_str(x * 2))
+    print(f"[{np.array_str(x[:2] * 3, precision=3)}]", np.array_repr(x[:1]))
+    return np.array2string(x, precision=1)
+
+
+@pytest.mark.parametrize("x", [np.array([1.5, 2.25, -3.125]), np.array([1e-9]),
+                               np.arange(12.0)])
+def test_numpy_s_texts_of_traced_values_print_and_return_as_eagerly(capsys, x):
+    want = _numpy_texts(x)
+    printed = capsys.readouterr().out
+    converted = ag.convert(_numpy_texts)
+    assert converted(x) == want and converted(x) == want
+    assert capsys.readouterr().out == printed * 2
+
+
 def _raises_in_a_branch(x):
     for i in range(x.shape[0]):
         if x[i] < 0:

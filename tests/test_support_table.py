@@ -55,7 +55,8 @@ def test_every_public_function_and_method_is_listed_once():
             assert f"{module.__name__}.{name}" in rows
     for name in dir(np.ndarray):
         assert name.startswith("_") or f"ndarray.{name}" in rows
-    assert set(rows.values()) == {"staged, gradient", "staged", "NumPy's own", "refused"}
+    assert set(rows.values()) == {"staged, gradient", "staged", "NumPy's own", "a text",
+                                  "refused"}
 
 
 @pytest.mark.parametrize("name, status", [
@@ -64,6 +65,7 @@ def test_every_public_function_and_method_is_listed_once():
     ("numpy.apply_along_axis", "staged"), ("numpy.apply_over_axes", "refused"),
     ("numpy.float32", "staged"), ("ndarray.sum", "staged, gradient"),
     ("ndarray.item", "staged"), ("ndarray.tofile", "refused"), ("ndarray.tobytes", "refused"),
+    ("numpy.array2string", "a text"),
 ])
 def test_statuses_follow_the_registries(name, status):
     assert _rows()[name] == status

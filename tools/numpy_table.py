@@ -15,6 +15,9 @@ attribute, with its status:
   answers and errors, no gradient, NumPy tier only; its result's type is
   learnt while tracing by calling it on probes (here: one or two (3, 3)
   float64 matrices, or one or two 3-vectors);
+- **a text**: a str of one traced value, formatted when the graph runs
+  (`np.array2string`: `runtime.ops.numpy_calls.TEXT_RESULTS`), for `print`,
+  an f-string or a result;
 - **refused**: a traced argument raises `TracingError`, naming the line and
   `ag.py_function`, the way out.
 
@@ -43,12 +46,13 @@ import numpy as np
 import autograph as ag
 import autograph.operators  # noqa: F401  (fills staged_elsewhere)
 from autograph_runtime import dispatch
-from autograph_runtime.ops.numpy_calls import numpy_call_p  # (ops: fills the registries)
+from autograph_runtime.ops.numpy_calls import TEXT_RESULTS, numpy_call_p  # (fills the registries)
 from autograph_runtime.tracer_value import Tracer
 
 NAMESPACES = (np, np.linalg, np.fft, np.random)
 DOC = Path(__file__).resolve().parent.parent / "docs" / "numpy.md"
-GRADIENT, STAGED, OWN, REFUSED = "staged, gradient", "staged", "NumPy's own", "refused"
+GRADIENT, STAGED, OWN, TEXT, REFUSED = ("staged, gradient", "staged", "NumPy's own",
+                                       "a text", "refused")
 _PROBE = np.eye(3) * 2.0 + np.arange(9.0).reshape(3, 3) / 10.0
 
 
@@ -128,6 +132,8 @@ def runs_numpys_own(fn) -> bool:
 
 
 def status(value) -> str:
+    if f"numpy.{getattr(value, '__name__', '')}" in TEXT_RESULTS:
+        return TEXT
     if not is_staged(value):
         return OWN if callable(value) and runs_numpys_own(value) else REFUSED
     return GRADIENT if callable(value) and not isinstance(value, type) \
@@ -152,7 +158,7 @@ def _table(rows) -> list[str]:
 
 def render() -> str:
     """The whole of docs/numpy.md."""
-    sections, counts = [], {GRADIENT: 0, STAGED: 0, OWN: 0, REFUSED: 0}
+    sections, counts = [], {GRADIENT: 0, STAGED: 0, OWN: 0, TEXT: 0, REFUSED: 0}
     for module in NAMESPACES:
         rows = []
         for name, value in public_callables(module):
@@ -177,12 +183,14 @@ def render() -> str:
         "the gradient rule tables (do not edit by hand; tests/test_support_table.py checks",
         f"it is current). NumPy {np.__version__}: "
         f"{counts[GRADIENT]} staged with a gradient, {counts[STAGED]} staged, "
-        f"{counts[OWN]} run as NumPy's own, {counts[REFUSED]} refused.", "",
+        f"{counts[OWN]} run as NumPy's own, {counts[TEXT]} give a text, "
+        f"{counts[REFUSED]} refused.", "",
         "\"staged, gradient\": `ag.grad` differentiates a float64 call of it; \"staged\":",
         "traced, with no gradient found by that probe (integer results, or other",
         "arguments). \"NumPy's own\": the graph calls NumPy's function on its arrays when",
         "it runs (no gradient, NumPy tier only; the result's type is learnt while",
-        "tracing, by calling it on probes, and checked when it runs). A refused function",
+        "tracing, by calling it on probes, and checked when it runs). \"a text\": a str",
+        "formatted from the graph's value when it runs. A refused function",
         "raises `TracingError` naming it and your line; the way out is",
         "`ag.py_function(np.f, x, out=ag.TensorSpec(shape, dtype))`.",
     ]

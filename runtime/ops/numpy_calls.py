@@ -20,7 +20,8 @@ probe fails on, one whose probes disagree on the result's structure, rank or
 dtype, one that writes its arguments (`np.copyto`) or returns a view of one
 (writes through it could not be followed), one given a Python function
 (`np.apply_along_axis(f, ...)`: the probes would run it), and results that
-are not arrays or numbers (`np.array2string`). The equation is pure (NumPy's functions
+are not arrays or numbers (`np.array2string` of one traced value is a text
+formatted when the graph runs, `TEXT_RESULTS`). The equation is pure (NumPy's functions
 have no effects), has no gradient, no native or ONNX lowering, and is saved
 by the function's public name.
 
@@ -50,6 +51,7 @@ import numpy as np
 
 from .. import dispatch, primitives
 from ..abstract import AbstractValue, is_python_number, python_aval
+from ..texts import FormattedText
 from ..tracer import Tracer, bind
 from .indexing import Dyn
 
@@ -252,6 +254,8 @@ def numpy_call(fn, name: str, args, kwargs, function=None):
     its results typed by probes; or the `TracingError` it was before, with the reason.
     `function`: what the equation calls (by default `name`, resolved when it runs)."""
     args_template, kwargs_template, operands = _split(args, kwargs)
+    if name in TEXT_RESULTS and len(operands) == 1 and isinstance(operands[0], Tracer):
+        return _text_of(fn, args_template, kwargs_template, operands[0])
     try:
         if any(callable(v) and not _is_numpys(v) for v in (*args, *kwargs.values())):
             raise _Refused("it calls a Python function, which probes would run")
@@ -267,6 +271,19 @@ def numpy_call(fn, name: str, args, kwargs, function=None):
     if not multiple:
         return results[0]
     return kind(*results) if kind is not None else tuple(results)
+
+
+# NumPy's functions giving a str: of one traced value, a text formatted when the graph runs
+TEXT_RESULTS = frozenset(("numpy.array2string", "numpy.array_str", "numpy.array_repr"))
+
+
+def _text_of(fn, args, kwargs, value) -> FormattedText:
+    """`fn`'s text of the traced `value` (`np.array2string(x, precision=2)`), made from
+    the value the graph holds, with the print options then, for `print`, an f-string or
+    a result (`runtime/ops/text_values.py`)."""
+    def text(v):
+        return fn(*_fill(args, [v]), **dict(_fill(kwargs, [v])))
+    return FormattedText(((0, ("call", text), ""),), [value])
 
 
 def _is_numpys(fn) -> bool:
