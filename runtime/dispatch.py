@@ -16,7 +16,7 @@ import inspect
 import numpy as np
 
 from .errors import TracingError, add_note_once
-from .source import location_note, user_source
+from .source import called_by_user, location_note, user_source
 
 ufunc_handlers: dict = {}
 array_function_handlers: dict = {}
@@ -133,6 +133,8 @@ def call_array_function(func, args, kwargs):
         args, kwargs = _out_by_keyword(func, args, kwargs)
     out = kwargs.pop("out", None) if func in writes_out else None
     result = _noted(name, handler, *args, **kwargs)
+    if func in ZERO_D_ARRAYS and called_by_user(2):
+        result = zero_d_array(result, args)   # (a call of the project's own: as it is)
     if out is None:
         return result
     if not hasattr(out, "shape"):
@@ -141,6 +143,15 @@ def call_array_function(func, args, kwargs):
         raise unsupported(f"{name}(..., out=...) with an out that is not a traced array")
     _noted(name, check_out, func, out, result, args, kwargs)
     return out_writer(out, result, name)
+
+
+zero_d_array = None   # (result, operands) -> result as a 0-d array; set by tracer_value.py
+# NumPy's functions whose 0-d result is a 0-d array, not a NumPy scalar: a view (`reshape`,
+# `squeeze`) that `+=` writes through, a copy that `a[j]` indexes with (advanced: a copy)
+ZERO_D_ARRAYS = frozenset({np.reshape, np.squeeze, np.where, np.copy, np.tensordot,
+                           np.broadcast_to, np.select, np.piecewise, np.moveaxis,
+                           np.expand_dims, np.full_like, np.zeros_like, np.ones_like,
+                           np.empty_like})
 
 
 @functools.lru_cache(maxsize=None)

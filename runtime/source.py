@@ -35,12 +35,27 @@ _library_file_cache: dict[str, bool] = {}
 _resolvers: list = []
 
 
+_front_prefixes: tuple = ()   # registered folders: a front end calling for the user
+
+
 def register_library_dir(path: str) -> None:
-    """Declares the files under folder `path` library code (never the user's line)."""
-    global _library_prefixes
+    """Declares the files under folder `path` library code (never the user's line): a
+    front end (autograph) whose calls stand for the user's (`called_by_user`)."""
+    global _library_prefixes, _front_prefixes
     _library_dirs.add(_folder(path))
     _library_prefixes = tuple(_library_dirs)
+    _front_prefixes += (_folder(path),)
     _library_file_cache.clear()
+
+
+def called_by_user(depth: int) -> bool:
+    """Whether the frame `depth` levels above the caller, past a registered front end's
+    frames (autograph's `converted_call`), is the user's code, not NumPy's or the
+    runtime's own (which build ops from NumPy calls on traced values)."""
+    frame = sys._getframe(depth + 1)
+    while frame is not None and frame.f_code.co_filename.startswith(_front_prefixes):
+        frame = frame.f_back
+    return frame is not None and is_user_file(frame.f_code.co_filename)
 
 
 def is_library_file(filename: str) -> bool:

@@ -14,7 +14,9 @@ import numpy as np
 from . import dispatch, views
 from .errors import TracingError, UnhashableTracedValue
 from .hints import hint
-from .source import is_user_file, location_note, numpy_caller, user_frame, user_source
+from .ir import Var
+from .source import (called_by_user, is_user_file, location_note, numpy_caller, user_frame,
+                     user_source)
 from .texts import FormattedText, formatting_user_values
 
 
@@ -158,7 +160,7 @@ class Tracer:
     def reshape(self, *shape, order="C"):
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
-        return np.reshape(self, tuple(shape), order=order)
+        return _user_s(np.reshape(self, tuple(shape), order=order), self)
 
     def transpose(self, *axes):
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
@@ -175,7 +177,7 @@ class Tracer:
         return np.copy(np.ravel(self, order))   # always a copy, unlike ravel
 
     def squeeze(self, axis=None):
-        return np.squeeze(self, axis)
+        return _user_s(np.squeeze(self, axis), self)
 
     # Reductions and scans take ndarray's own signatures: NumPy's function of
     # the same name has them after its first argument.
@@ -237,6 +239,48 @@ class Tracer:
 
     def argsort(self, axis=-1):
         return np.argsort(self, axis=axis)
+
+
+def zero_d_array(result, operands=()):
+    """`result`, where it is a 0-d traced value, noted as the 0-d array eager NumPy holds
+    (`GraphBuilder.maybe_arrays`); one of `operands` itself (a NumPy scalar passed
+    through) is copied first, so that the operand stays a scalar. Made by a view's
+    primitive from the traced `operands[0]` (`x.reshape(())`, `np.squeeze(x)`,
+    `x[..., 0]`), it is linked as NumPy's 0-d view of it (`runtime.views`): `+=` on it
+    writes `x`. (The tracer links no 0-d result: the runtime's own 0-d reshapes are
+    NumPy scalars to the user.)"""
+    if not isinstance(result, Tracer) or result.ndim or result.aval.weak or \
+            result.node.id in result.builder.maybe_arrays:
+        return result
+    if any(result is a for a in operands):
+        result = np.copy(result)
+    builder = result.builder
+    builder.maybe_arrays.add(result.node.id)
+    base = operands[0] if operands else None
+    eqn = builder.eqns[-1] if builder.eqns else None
+    if isinstance(base, Tracer) and base.builder is builder and eqn is not None and \
+            eqn.outputs[0] is result.node and eqn.primitive.views and \
+            eqn.inputs[0] is base.node and eqn.primitive in views.view_rules:
+        rule = views.view_rules[eqn.primitive]
+        extra = [Tracer(builder, a) if isinstance(a, Var) else a.value for a in eqn.inputs[1:]]
+        how = rule(base, *extra, **eqn.params)
+        if how is not views.COPY:
+            builder.shares_memory.update([base.node.id, result.node.id])
+            views.link(result, base, how)
+    return result
+
+
+
+
+dispatch.zero_d_array = zero_d_array
+
+
+def _user_s(result, base):
+    """A method's 0-d view of `base` (`x.reshape(())`), called by the user's code: the 0-d
+    array eager NumPy gives (`dispatch.zero_d_array`), which `+=` writes through."""
+    if called_by_user(2):
+        return zero_d_array(result, (base,))
+    return result
 
 
 def _binary(ufunc, reflected=False):

@@ -20,8 +20,9 @@ import numpy as np
 from .. import primitives
 from ..abstract import broadcast_shapes, normalize_axis
 from ..dispatch import implements
+from ..source import called_by_user
 from ..tracer import Tracer, bind, read_if_variable
-from ..tracer_value import tracer_method
+from ..tracer_value import tracer_method, zero_d_array
 from ._rules import aval, reject
 from .introspection import dynamic_shape
 from .shape_ops import fmt_shape
@@ -240,7 +241,10 @@ def getitem(x, index):
     index = tuple(map(read_if_variable, index)) if isinstance(index, tuple) \
         else read_if_variable(index)
     template, operands = _template(index)
-    return bind(getitem_p, x, *operands, index=template)
+    result = bind(getitem_p, x, *operands, index=template)
+    if Ellipsis in template and not result.ndim and called_by_user(1):
+        return zero_d_array(result, (x,))   # `x[..., 0]`: NumPy's 0-d view, not a scalar
+    return result
 
 
 @implements(np.take, out=True)
