@@ -1,4 +1,4 @@
-"""Module-level state a graph function's trace changes: refused, as an argument's is.
+"""Module-level and closure state a graph function's trace changes: refused, as an argument's is.
 
 A trace runs the function's Python once; the graph then runs without it. A
 traced value that a trace leaves in module-level state (`LOG.append(x.sum())`,
@@ -23,19 +23,27 @@ eager run fills (`if n not in _WINDOWS: _WINDOWS[n] = np.hanning(n)`) is not
 changed by the next trace, which then gives a graph. Where a graph is what was
 asked for (`get_concrete_function`, the fallback off), a Python value a trace
 leaves in module state stays, as `tf.function` keeps Python side effects.
-Only the names the function's own code reads or assigns (its nested
-functions' included) are watched, not those of the functions it calls.
+The same holds for the enclosing function's variables a closure assigns
+(`nonlocal n; n += 1`), the lists and dicts closure cells hold, and the plain
+class attributes (`Hits.count += 1`) of the classes the code names. Watched:
+the function's own code (its nested functions' included) and the user's
+functions it reaches through its globals and closure cells (`reached`: a helper
+bumping a counter), not functions it reaches otherwise (an argument, an
+attribute), nor an outside iterator it advances (`next(it)`).
 """
 from __future__ import annotations
 
 import contextlib
 import dis
 import functools
+import re
+import sys
 import threading
 import types
+from typing import Callable, NamedTuple
 
 from autograph_runtime import Tracer, TracingError
-from autograph_runtime.source import location_note
+from autograph_runtime.source import is_library_file, location_note
 
 from autograph_runtime.tree import flatten
 
@@ -96,58 +104,158 @@ def _same_value(a, b) -> bool:
     return a is b or (type(a) is type(b) and type(a) in _VALUES and a == b)
 
 
+class _Slot(NamedTuple):
+    """A binding a trace may change: a global, a closure cell, a class attribute."""
+
+    label: str
+    get: Callable[[], object]
+    put: Callable[[object], None]   # (_MISSING: unbinds it)
+
+
+def _global_slot(module: dict, name: str) -> _Slot:
+    def put(value):
+        if value is _MISSING:
+            module.pop(name, None)
+        else:
+            module[name] = value
+    return _Slot(f"the global {name!r}", lambda: module.get(name, _MISSING), put)
+
+
+def _cell_slot(cell, name: str, function) -> _Slot:
+    def get():
+        try:
+            return cell.cell_contents
+        except ValueError:   # not bound
+            return _MISSING
+
+    def put(value):
+        if value is not _MISSING:
+            cell.cell_contents = value
+    return _Slot(f"the variable {name!r} of {function.__qualname__}'s enclosing function",
+                 get, put)
+
+
+def _class_slot(cls: type, name: str) -> _Slot:
+    def put(value):
+        if value is _MISSING:
+            delattr(cls, name)
+        else:
+            setattr(cls, name, value)
+    return _Slot(f"the class attribute {cls.__name__}.{name}",
+                 lambda: cls.__dict__.get(name, _MISSING), put)
+
+
 class ModuleWatch:
-    """What a trace may change of the module of `function`: the lists, dicts and plain
-    objects its globals hold, and the globals it assigns."""
+    """What a trace may change outside `function`, in it and in the functions it reaches
+    through its globals and closure cells (`reached`): the lists, dicts and plain objects
+    their globals and closure cells hold, the globals and enclosing variables they assign
+    (`global`, `nonlocal`), and the plain values of the classes they name."""
 
     def __init__(self, function):
-        code = getattr(function, "__code__", None)
         self.every_change = _policy.every_change
         self.module = getattr(function, "__globals__", None)
-        if code is None or self.module is None:
-            self.containers, self.bindings = [], {}
-            return
-        values = globals_read(function)
-        self.containers = watch_named({name: value for name, value in values.items()
+        named, slots, cells = {}, [], set()   # (cells: the names of closure cells)
+        for f in reached(function):
+            reads, writes = _reads_and_writes(f.__code__)
+            named.update((name, f.__globals__[name]) for name in sorted(reads)
+                         if name in f.__globals__)
+            slots += [_global_slot(f.__globals__, name) for name in sorted(writes)]
+            stored = _cells_stored(f.__code__)
+            for name, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
+                value = _cell_slot(cell, name, f).get()
+                if name not in named:
+                    named[name] = value
+                    cells.add(name)
+                if name in stored:
+                    slots.append(_cell_slot(cell, name, f))
+        self.containers = watch_named({name: value for name, value in named.items()
                                        if isinstance(value, (list, dict)) or is_object(value)})
-        self.bindings = {name: self.module.get(name, _MISSING)
-                         for name in sorted(_reads_and_writes(code)[1])}
+        self._cells = cells
+        slots += [_class_slot(cls, key) for cls in {id(v): v for v in named.values()
+                                                     if _user_class(v)}.values()
+                  for key, value in vars(cls).items()
+                  if not key.startswith("__") and type(value) in _VALUES]
+        self.bindings = [(slot, slot.get()) for slot in slots]
 
     def put_back(self) -> None:
         put_back(self.containers)
-        for name, value in self.bindings.items():
-            if value is _MISSING:
-                self.module.pop(name, None)
-            else:
-                self.module[name] = value
+        for slot, value in self.bindings:
+            if slot.get() is not value:
+                slot.put(value)
 
     def refuse_changed(self, function: str, where) -> None:
         """`ModuleStateChanged` (after putting everything back) where the trace changed a
-        global binding, a module-level list or dict, or put a traced value in an object."""
+        binding, a list or dict, or put a traced value in an object."""
         what = self._change()
         if what is None:
             return
         self.put_back()
         raise ModuleStateChanged(
-            f"{function} {what}{location_note(where)}: module state changes once, while "
+            f"{function} {what}{location_note(where)}: such state changes once, while "
             f"tracing, and never when the graph runs, where eagerly every call changes it; "
             f"return the value instead, or keep it in an ag.Variable")
 
     def _change(self) -> str | None:
-        for name, before in self.bindings.items():
-            now = self.module.get(name, _MISSING)
+        for slot, before in self.bindings:
+            now = slot.get()
             if not _same_value(now, before) and (self.every_change or _traced(now)):
-                return f"assigns the global {name!r}"
+                return f"assigns {slot.label}"
         for container, items, label in self.containers:
             now = items_of(container)
             if same_items(now, items):
                 continue
+            kind = "object" if is_plain_object(container) else type(container).__name__
+            where = "enclosing" if re.match(r"\w+", label)[0] in self._cells else "module-level"
             if holds_tracers(now, items):
-                kind = "object" if is_plain_object(container) else type(container).__name__
-                return f"puts a traced value in the module-level {kind} {label!r}"
+                return f"puts a traced value in the {where} {kind} {label!r}"
             if self.every_change and not is_plain_object(container):
-                return f"changes the module-level {type(container).__name__} {label!r}"
+                return f"changes the {where} {kind} {label!r}"
         return None
+
+
+_MAX_REACHED = 32   # functions watched for one trace
+
+
+def reached(function) -> list:
+    """`function` (a bound method's function) and the user's functions its globals and
+    closure cells name, transitively (at most `_MAX_REACHED`)."""
+    function = getattr(function, "__func__", function)
+    found, seen, stack = [], set(), [function]
+    while stack and len(found) < _MAX_REACHED:
+        f = stack.pop()
+        if not isinstance(f, types.FunctionType) or id(f) in seen or \
+                is_library_file(f.__code__.co_filename):
+            continue
+        seen.add(id(f))
+        found.append(f)
+        reads, _ = _reads_and_writes(f.__code__)
+        names = [f.__globals__.get(name) for name in sorted(reads)]
+        for cell in f.__closure__ or ():
+            try:
+                names.append(cell.cell_contents)
+            except ValueError:
+                pass
+        stack += [getattr(v, "__func__", v) for v in names
+                  if isinstance(getattr(v, "__func__", v), types.FunctionType)]
+    return found
+
+
+@functools.lru_cache(maxsize=512)
+def _cells_stored(code: types.CodeType) -> frozenset:
+    """The enclosing variables `code` (nested code included) assigns (`nonlocal`)."""
+    stored = set()
+    for instruction in dis.get_instructions(code):
+        if instruction.opname in ("STORE_DEREF", "DELETE_DEREF"):
+            stored.add(instruction.argval)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            stored |= _cells_stored(const)
+    return frozenset(stored & set(code.co_freevars)) if code.co_freevars else frozenset(stored)
+
+
+def _user_class(value) -> bool:
+    return isinstance(value, type) and not is_library_file(
+        getattr(sys.modules.get(value.__module__), "__file__", None) or "<library>")
 
 
 def _traced(value) -> bool:

@@ -151,3 +151,71 @@ def test_a_python_value_set_on_a_module_level_object_is_kept_as_for_arguments():
     converted = ag.convert(remember_size, eager_fallback=False)
     np.testing.assert_array_equal(converted(np.ones(2)), np.full(2, 2.0))
     assert MONITOR.size == 2
+
+
+def make_counter():
+    n = 0
+
+    def bump(x):
+        nonlocal n
+        n += 1
+        return x * n
+    return bump
+
+
+def make_running_mean():
+    state = {"n": 0, "mean": 0.0}
+
+    def update(x):
+        state["n"] += 1
+        state["mean"] += (x.mean() - state["mean"]) / state["n"]
+        return state["mean"]
+    return update
+
+
+class Hits:
+    count = 0
+
+    def hit(self, x):
+        Hits.count += 1
+        return x * Hits.count
+
+
+HELPER_CALLS = {"n": 0}
+
+
+def _bump_helper():
+    HELPER_CALLS["n"] += 1
+    return HELPER_CALLS["n"]
+
+
+def calls_a_helper(x):
+    return x * _bump_helper()
+
+
+@pytest.mark.parametrize("make", [
+    lambda: make_counter(),                          # converted itself
+    lambda: (lambda bump: lambda x: bump(x) + 1)(make_counter()),   # called by it
+    lambda: make_running_mean(),                     # a dict in a closure cell
+    lambda: Hits().hit,                              # a class attribute
+    lambda: calls_a_helper,                          # a helper's module-level dict
+])
+def test_closure_class_and_helper_state_changes_at_every_call_as_eagerly(make):
+    Hits.count, HELPER_CALLS["n"] = 0, 0
+    eager = make()
+    x = np.arange(3.0)
+    want = [eager(x + i) for i in range(3)]
+    Hits.count, HELPER_CALLS["n"] = 0, 0
+    converted = ag.convert(make())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.FallbackWarning)
+        got = [converted(x + i) for i in range(3)]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    assert Hits.count in (0, 3) and HELPER_CALLS["n"] in (0, 3)
+
+
+def test_a_traced_value_left_in_a_closure_dict_is_refused_even_without_the_fallback():
+    converted = ag.convert(make_running_mean(), eager_fallback=False)
+    with pytest.raises(ag.TracingError, match="traced value in the enclosing dict 'state'"):
+        converted(np.arange(3.0))
