@@ -398,7 +398,7 @@ class GraphFunction:
             containers = argument_containers.watch(self._signature, args, kwargs) + \
                 argument_containers.watch_instance(self.python_function)
             module = ModuleWatch(self.python_function)
-            outside = outside_arrays(self.python_function, containers + module.containers) \
+            outside = outside_arrays(module.named, containers + module.containers) \
                 if module.every_change else {}   # (a graph asked for: tf.function's writes)
             try:
                 with holding_arguments([c for c, _, _ in containers if type(c) is list]), \

@@ -168,6 +168,7 @@ class ModuleWatch:
                     cells.add(name)
                 if name in stored:
                     slots.append(_cell_slot(cell, name, f))
+        self.named = named   # the values of the globals and closure cells they name
         self.containers = watch_named({name: value for name, value in named.items()
                                        if isinstance(value, (list, dict)) or is_object(value)})
         self._cells = cells

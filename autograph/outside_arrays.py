@@ -35,7 +35,6 @@ import numpy as np
 from autograph_runtime import TracingError
 from autograph_runtime.source import is_user_file, location_note, original_location
 
-from .module_state import globals_read
 from .operators.containers import items_of
 
 
@@ -43,25 +42,19 @@ class OutsideArrayWritten(TracingError):
     """A trace wrote, in place, an array it did not make (`outside_arrays`)."""
 
 
-def outside_arrays(function, watched: list) -> dict:
-    """{id: (array, label)} of the writeable NumPy arrays a trace of `function` reaches
-    from outside: its globals' and closure cells', and those in `watched` containers
-    (`argument_containers.watch`'s entries: its arguments', `self`'s, its module's)."""
+def outside_arrays(named: dict, watched: list) -> dict:
+    """{id: (array, label)} of the writeable NumPy arrays a trace reaches from outside:
+    those `named` (`ModuleWatch.named`: the globals and closure cells of the function and
+    of the helpers it reaches), and those in `watched` containers (`argument_containers.
+    watch`'s entries: its arguments', `self`'s, its module's)."""
     found: dict = {}
 
     def add(value, label):
         if type(value) is np.ndarray and value.flags.writeable:
             found.setdefault(id(value), (value, label))
 
-    for name, value in globals_read(function).items():
+    for name, value in named.items():
         add(value, name)
-    code = getattr(function, "__code__", None)
-    for name, cell in zip(code.co_freevars if code else (),
-                          getattr(function, "__closure__", None) or ()):
-        try:
-            add(cell.cell_contents, name)
-        except ValueError:   # an empty cell
-            pass
     for container, _, label in watched:
         for key, value in items_of(container).items():
             add(value, f"{label}.{key}" if isinstance(key, str) else f"{label}[{key!r}]")
