@@ -172,7 +172,8 @@ def _explicit_super(node, fn):
 
 
 def _contents(nodes) -> frozenset:
-    """The kinds of node (`"IfExp"`) and the names (variables, attributes) among `nodes`."""
+    """The kinds of node (`"IfExp"`), the names (variables, attributes) and `%`-formatting
+    of a literal (`"PercentFormat"`) among `nodes`."""
     found = set()
     for child in nodes:
         found.add(type(child).__name__)
@@ -180,6 +181,9 @@ def _contents(nodes) -> frozenset:
             found.add(child.id)
         elif isinstance(child, gast.Attribute):
             found.add(child.attr)
+        elif isinstance(child, gast.BinOp) and isinstance(child.op, gast.Mod) and \
+                isinstance(child.left, gast.Constant) and isinstance(child.left.value, str):
+            found.add("PercentFormat")   # `"%.2f" % x`
     return frozenset(found)
 
 

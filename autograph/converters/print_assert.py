@@ -15,7 +15,7 @@ from ..pyct.transformer import ExpressionTransformer
 from .logical import _lazy
 
 # What the function must hold for this converter to change anything (none before it makes them).
-ACTS_ON = frozenset({"print", "Assert", "JoinedStr", "Mod"})
+ACTS_ON = frozenset({"print", "Assert", "JoinedStr", "PercentFormat"})
 
 
 class _PrintAssert(ExpressionTransformer):
