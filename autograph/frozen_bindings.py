@@ -102,7 +102,7 @@ class FrozenBindings:
              for name, where, _ in globals_] +
             [Binding(f"the closure variable {name}", name, where,
                      functools.partial(_cell_contents, cell)) for cell, where, name in cells])
-        # the values the trace read; a list, as the guard reads it (`take` replaces items)
+        # the values the trace read: a list, which `changed` updates with equal new objects
         self.values = [value for _, _, value in attributes] + \
             [value for _, _, value in globals_] + [cell.cell_contents for cell, _, _ in cells]
 

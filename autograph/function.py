@@ -10,6 +10,9 @@ short path (`fast_path.py`): a key of the raw arguments, one dict lookup,
 then the graph's compiled code (NumPy arrays and scalars, Python numbers,
 strings, None, tuples and lists of them, keywords, defaults; any other
 argument keeps the full path).
+A graph is not run after a plain value its trace read by name (a global, a
+closure cell, `self.NAME`) is rebound: the call traces again
+(`frozen_bindings.py`; on the short path, `binding_guard.py`).
 With `reduce_retracing`, a relaxed trace (unknown dims) that fails falls
 back to the call's exact shapes. Every trace is recorded in the trace log
 (`trace_log.py`); `RetracingWarning` comes once per argument that changed.
