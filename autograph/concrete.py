@@ -57,7 +57,7 @@ class ConcreteFunction:
         self._is_output = [isinstance(x, (Tracer, np.ndarray)) for x in out_leaves]
         self._out_tree = out_tree
         self.reads_unknown_dims = reads_unknown_dims   # its Python read a None in a .shape
-        self.self_reads = None   # a method's: the attributes of `self` it froze (self_reads.py)
+        self.bindings = None   # the plain globals, cells, `self.NAME` it read (frozen_bindings.py)
         self._writes = tuple(writes_arguments)
         n_results = sum(self._is_output)
         self.writes_arguments = {i: n_results + j for j, i in enumerate(self._writes)}

@@ -10,6 +10,9 @@ short path (`fast_path.py`): a key of the raw arguments, one dict lookup,
 then the graph's compiled code (NumPy arrays and scalars, Python numbers,
 strings, None, tuples and lists of them, keywords, defaults; any other
 argument keeps the full path).
+A graph is not run after a plain value its trace read by name (a global, a
+closure cell, `self.NAME`) is rebound: the call traces again
+(`frozen_bindings.py`; on the short path, `binding_guard.py`).
 With `reduce_retracing`, a relaxed trace (unknown dims) that fails falls
 back to the call's exact shapes. Every trace is recorded in the trace log
 (`trace_log.py`); `RetracingWarning` comes once per argument that changed.
@@ -40,6 +43,7 @@ from autograph_runtime.tracing import is_array, trace_to_graph
 
 from . import argument_containers, eager_fallback, trace_log
 from .argument_writes import ArgumentsNotFollowed
+from .binding_guard import BindingChanged, guard
 from .ahead import ConvertedAhead
 from .conversion import check_convertible
 from .concrete import ConcreteFunction
@@ -47,6 +51,7 @@ from .device import current_device
 from .error_hints import note_unknown_dimension
 from .device import state as device_state
 from .eager_mode import setting as eager_mode
+from .frozen_bindings import snapshot
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
 from .operators.staging import holding_arguments
 from .fast_path import call_key, prepare
@@ -54,7 +59,6 @@ from .module_state import ModuleStateChanged, ModuleWatch, refusing_every_change
 from .operators.in_place import read_only
 from .outside_arrays import outside_arrays, refusal
 from .signature import CallSignature, flatten_call, param_specs_of
-from .self_reads import guard, snapshot
 from .specs import TensorSpec
 from .shared_traces import (RECREATED_WARNING_AFTER, SharedTraces, recreated, share_key,
                             shared_traces)
@@ -140,7 +144,10 @@ class GraphFunction:
                     entry = self._fast.get(call_key(args, kwargs))
                 if entry is not None:
                     run, call = entry
-                    return run(*args) if call is None else call(args, kwargs)
+                    try:
+                        return run(*args) if call is None else call(args, kwargs)
+                    except BindingChanged:   # a global or attribute its trace read: traced anew
+                        pass
                 return self._call(args, kwargs)
             return self._call_in_mode(args, kwargs)
         except ArgumentsNotFollowed as error:   # found before the graph ran (argument_writes.py)
@@ -170,7 +177,10 @@ class GraphFunction:
         entry = self._fast.get(key)
         if entry is not None and not tracing:
             run, call = entry
-            return run(*args) if call is None else call(args, kwargs)
+            try:
+                return run(*args) if call is None else call(args, kwargs)
+            except BindingChanged:
+                pass
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
@@ -193,8 +203,6 @@ class GraphFunction:
         inputs = [x for x, k in zip(sig.leaves, sig.keys) if is_array_key(k)]
         if tracing:
             return concrete.call_in_trace(inputs)
-        if concrete.self_reads is not None:
-            concrete.self_reads.compare()
         self._prepare_short_path(args, kwargs, sig, key, concrete)
         return concrete.call_flat(inputs)
 
@@ -208,8 +216,8 @@ class GraphFunction:
         if raw in self._fast:
             return
         run = concrete.fast_call if concrete.backend.xp is np else _flat_caller(concrete)
-        if concrete.self_reads is not None:   # a method: checks the attributes it froze
-            run = guard(run, concrete.self_reads)
+        if concrete.bindings is not None:   # checks the globals and attributes it read
+            run = guard(run, concrete.bindings)
         try:
             entry = prepare(self._signature, self._apply_defaults, args, kwargs, sig, run)
         except Exception:   # a call it cannot mirror keeps the full path, which served it
@@ -245,18 +253,35 @@ class GraphFunction:
     def _lookup(self, sig: CallSignature) -> tuple[ConcreteFunction, CacheKey]:
         """The graph for `sig` (traced now on a miss), and its key."""
         key = sig.cache_key(self._device_for(sig))
-        concrete = self._traces.get(key)
+        concrete, stale = self._cached(key)
         if concrete is None:
             with self._lock:
-                concrete = self._traces.get(key)
+                concrete, again = self._cached(key)
                 if concrete is None:
+                    stale = stale or again
                     refused = self._refused.get(key)
                     if refused is not None:   # calls like this one run eagerly
                         raise refused
-                    concrete = self._relaxed_match(key, sig) or self._trace(sig, key.device)
+                    concrete = self._relaxed_match(key, sig, stale) or \
+                        self._trace(sig, key.device, stale=stale)
                     if not concrete.closure:   # else it holds the caller's traced values
                         self._remember(key, concrete)
         return concrete, key
+
+    def _cached(self, key: CacheKey):
+        """(the graph cached under `key`, None), or (None, (binding, why)) where a binding
+        its trace read holds another value now (`frozen_bindings.py`): it is forgotten,
+        its short-path entries with it, and the call traces again."""
+        concrete = self._traces.get(key)
+        if concrete is None or concrete.bindings is None:
+            return concrete, None
+        stale = concrete.bindings.stale()
+        if stale is None:
+            return concrete, None
+        with self._lock:
+            if self._traces.entries.get(key) is concrete:
+                self._traces.forget(key)
+        return None, stale
 
     def _may_fall_back(self) -> bool:
         """Whether the eager fallback is on for this function, and may run it here."""
@@ -311,7 +336,7 @@ class GraphFunction:
             trace_log.evicted(self.__qualname__, evicted.trees, evicted.leaves,
                               self._traces.max_entries)
 
-    def _relaxed_match(self, key: CacheKey, sig: CallSignature):
+    def _relaxed_match(self, key: CacheKey, sig: CallSignature, stale=None):
         """With `reduce_retracing`, a graph with unknown dims for shapes that vary.
 
         A relaxed trace that fails (Python code that needs a dimension, like
@@ -324,10 +349,10 @@ class GraphFunction:
         relaxed = self._traces.relaxed_key(key)
         if relaxed is None:
             return None
-        concrete = self._traces.get(relaxed)
+        concrete, again = self._cached(relaxed)
         if concrete is None:
             try:
-                concrete = self._trace(sig, key.device, relaxed.leaves)
+                concrete = self._trace(sig, key.device, relaxed.leaves, stale or again)
             except Exception as error:
                 self._traces.abandon(relaxed)
                 trace_log.relaxed_fallback(self.__qualname__, relaxed.trees, relaxed.leaves,
@@ -337,11 +362,14 @@ class GraphFunction:
         return concrete
 
     # -- tracing -----------------------------------------------------------
-    def _trace(self, sig: CallSignature, device: str, keys=None) -> ConcreteFunction:
-        """Traces the function for `sig` (with `keys` in place of its keys where given).
+    def _trace(self, sig: CallSignature, device: str, keys=None,
+               stale: tuple[str, str] | None = None) -> ConcreteFunction:
+        """Traces the function for `sig` (with `keys` in place of its keys where given);
+        `stale`: (binding, why) where a binding its graph for them read changed.
 
         A graph another graph function of the same Python function traced for
-        these keys is taken instead, and counted as this function's trace.
+        these keys is taken instead (unless a binding it read changed since), and
+        counted as this function's trace.
         """
         keys = keys or sig.keys
         now = (getattr(self.python_function, "__code__", None), self.autograph)
@@ -353,6 +381,10 @@ class GraphFunction:
         shared, key = self._shared, CacheKey(device, sig.trees, keys)
         shareable = not shared.created_variables and not any(type(k) is ObjectKey for k in keys)
         concrete = shared.graphs.get(key) if shareable else None
+        if concrete is not None and concrete.bindings is not None and \
+                concrete.bindings.changed() is not None:   # traced with an older value
+            shared.graphs.forget(key)
+            concrete = None
         if concrete is not None:
             self._variable_policy.may_create = False   # as after a first trace creating none
         else:
@@ -363,7 +395,9 @@ class GraphFunction:
         self.trace_count += 1
         sig = sig.without_values()
         previous, self._last_sig = self._last_sig, (sig, device)
-        if previous is None:
+        if stale is not None:   # (the binding, why)
+            changes, why = dict([stale]), stale[1]
+        elif previous is None:
             changes, why = {}, "a new function"
         else:
             changes = describe_changes(previous[0], sig)
@@ -449,7 +483,7 @@ class GraphFunction:
                                     reads_unknown_dims=builder.read_unknown_dims,
                                     writes_arguments=traced.written, tier=self.tier,
                                     closure=[outer for outer, _ in builder.closure])
-        concrete.self_reads = snapshot(self.python_function)   # what of `self` it froze
+        concrete.bindings = snapshot(self.python_function)   # the plain values it read
         if scopes[0].created:
             self._shared.created_variables = True   # graph functions of it make their own
         return concrete, bool(scopes[0].created)
@@ -600,5 +634,5 @@ def _weak_method(function, ref, conversion: ConvertedAhead):
     method.__signature__ = signature.replace(parameters=params)
     method._ag_method = True
     method._ag_eager = eager
-    method._ag_self_ref, method._ag_function = ref, function   # for self_reads.snapshot
+    method._ag_self_ref, method._ag_function = ref, function   # for frozen_bindings.snapshot
     return method

@@ -105,6 +105,7 @@ def _gradient_function(fn, argnums, has_aux, with_value, wrt=None) -> GraphFunct
     prefix = "value_and_grad" if with_value else "grad"
     gradient.__name__ = f"{prefix}_{getattr(python_function, '__name__', 'fn')}"
     gradient.__qualname__ = gradient.__name__
+    gradient._ag_traces = python_function   # whose bindings its graph reads (frozen_bindings.py)
     return GraphFunction(gradient, autograph=False, _eager=False,
                          _share_key=_share_key(target, argnums, has_aux, with_value, variables))
 

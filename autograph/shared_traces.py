@@ -6,7 +6,8 @@ and the options (`autograph`, `reduce_retracing`, the input signature), the
 conversion of `f` and the graphs the others traced, by `CacheKey`: the loop
 behaves as if `f` had been converted once, before it. (As for one graph
 function, what `f` reads of its globals and closure while it is traced is
-baked into its graphs.)
+baked into its graphs; a shared graph whose trace read a binding that holds
+another value now is not taken, `frozen_bindings.py`.)
 
 A graph function behaves as if it were the only one: where it would trace, it
 takes the shared graph instead, and counts it as its trace (`trace_count`, the

@@ -8,7 +8,7 @@
                            difference as the all-array call
   call_overhead_self_reads  a converted method that reads three plain attributes of
                            `self` (frozen into its graph): its call checking them
-                           (self_reads.py) vs the same graph not checking them; target:
+                           (binding_guard.py) vs the same graph not checking them; target:
                            <= 0.2 µs added
   call_overhead_new_wrapper  `ag.convert(add_one)(x)`, the graph function made anew for
                            every call (as in a loop body); it reuses the graphs of the
@@ -120,7 +120,7 @@ TARGET_SELF_READS_US = 0.2
 def bench_self_reads(settings, full_rounds: int = 100) -> Row:
     x = np.arange(4, dtype=np.float32)
     checked, unchecked = ag.convert(Affine().apply), ag.convert(Affine().apply)
-    unchecked.get_concrete_function(x).self_reads = None   # as before the check existed
+    unchecked.get_concrete_function(x).bindings = None   # as before the check existed
     np.testing.assert_array_equal(checked(x), Affine().apply(x))
     np.testing.assert_array_equal(unchecked(x), Affine().apply(x))
     result = compare({"unchecked": (unchecked, (x,)), "checked": (checked, (x,))},

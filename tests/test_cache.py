@@ -241,7 +241,7 @@ def test_decorator_with_arguments_and_lambdas():
     assert square.trace_count == lam.trace_count == 1
 
 
-def test_nested_function_closing_over_a_python_value_freezes_it_at_trace_time():
+def test_nested_function_closing_over_a_python_value_traces_again_when_it_is_rebound():
     k = 2.0
 
     def outer():
@@ -251,9 +251,10 @@ def test_nested_function_closing_over_a_python_value_freezes_it_at_trace_time():
     f = outer()
     x = np.arange(3.0)
     np.testing.assert_array_equal(f(x), x * 2.0)
-    k = 5.0  # noqa: F841  (like tf.function: the trace already read k)
-    np.testing.assert_array_equal(f(x), x * 2.0)
-    assert f.trace_count == 1
+    k = 5.0  # noqa: F841  (the cell the trace read now holds another value)
+    with pytest.warns(ag.FrozenValueWarning, match="read the closure variable k"):
+        np.testing.assert_array_equal(f(x), x * 5.0)
+    assert f.trace_count == 2
 
 
 def test_closure_over_array_is_captured_once_so_later_mutation_is_not_seen():
@@ -287,13 +288,15 @@ def test_methods_are_bound_per_instance():
     assert a.apply.trace_count == 1
 
 
-def test_method_reads_instance_attributes_at_trace_time():
+def test_method_reads_instance_attributes_and_traces_again_when_one_is_rebound():
     a = Scaler(2.0)
     x = np.arange(3.0)
     np.testing.assert_array_equal(a.apply(x), x * 2.0)
-    a.scale = 10.0  # like tf.function: the trace already read self.scale
-    np.testing.assert_array_equal(a.apply(x), x * 2.0)
+    a.scale = 10.0  # the attribute the trace read now holds another value
+    with pytest.warns(ag.FrozenValueWarning, match="read self.scale"):
+        np.testing.assert_array_equal(a.apply(x), x * 10.0)
     np.testing.assert_array_equal(a.apply(np.arange(4.0)), np.arange(4.0) * 10.0)
+    assert a.apply.trace_count == 3
 
 
 def test_instances_with_converted_methods_can_be_garbage_collected():

@@ -1,6 +1,6 @@
-"""Attributes of `self` a converted method read while tracing, changed later: the graph
-still holds the old value, and the call warns once (`FrozenValueWarning`) naming the
-attribute, the user's line and the fix."""
+"""Attributes of `self` a converted method read while tracing, rebound later: the call
+traces again with the new value (never runs the old graph), and warns once
+(`FrozenValueWarning`) naming the attribute, the user's line and how to keep one graph."""
 import inspect
 import warnings
 
@@ -49,41 +49,45 @@ def frozen_warnings(call):
 
 @pytest.fixture(autouse=True)
 def fresh_warning_registry(monkeypatch):
-    from autograph import self_reads
-    monkeypatch.setattr(self_reads, "_warned", set())
+    from autograph import frozen_bindings
+    monkeypatch.setattr(frozen_bindings, "_warned", set())
 
 
-def test_a_changed_number_warns_once_and_the_graph_keeps_the_old_value():
+def test_a_changed_number_traces_again_and_warns_once():
     layer, x = Layer(), np.arange(3.0)
     apply = ag.convert(layer.apply)
     np.testing.assert_allclose(apply(x), layer.apply(x))
-    old = layer.apply(x)
     layer.scale = 5.0
     result, messages = frozen_warnings(lambda: apply(x))    # the short path
-    np.testing.assert_allclose(result, old)                 # frozen: not what eager gives now
-    assert not np.allclose(result, layer.apply(x))
+    np.testing.assert_allclose(result, layer.apply(x))      # traced again with 5.0
+    assert apply.trace_count == 2
     assert len(messages) == 1
     where = f"{__file__}:{line_of(Layer.apply, 'self.scale')}"
     assert messages[0] == (
-        f"Layer.apply read self.scale while it was traced (at {where}): its graph holds 2.0, "
-        f"but self.scale is now 5.0, and the call ran the graph with 2.0; pass it to the "
-        f"method as an argument, or make it an ag.Variable (v.assign(...) to change it)")
+        f"Layer.apply read self.scale while it was traced (at {where}): it held 2.0 then "
+        f"and holds 5.0 now, so the call traced it again; to keep one graph, pass it to the "
+        f"function as an argument, or make it an ag.Variable (v.assign(...) to change it)")
     assert frozen_warnings(lambda: apply(x))[1] == []       # once
+    assert apply.trace_count == 2                           # the new graph, checked again
     layer.scale = 6.0
-    assert frozen_warnings(lambda: apply(x))[1] == []       # once per attribute and line
+    result, messages = frozen_warnings(lambda: apply(x))
+    assert messages == []                                   # once per attribute and line
+    np.testing.assert_allclose(result, layer.apply(x))
+    assert apply.trace_count == 3
 
 
 @pytest.mark.parametrize("name, new, shown", [
     ("mode", "sub", "'sub'"),
-    ("w", np.full(3, 2.0), "an array float64[3]"),
+    ("w", np.full(3, 2.0), "another array float64[3]"),
 ])
-def test_strings_and_arrays_assigned_anew_warn(name, new, shown):
+def test_strings_and_arrays_assigned_anew_trace_again(name, new, shown):
     layer, x = Layer(), np.arange(3.0)
     apply = ag.convert(layer.apply)
     apply(x)
     setattr(layer, name, new)
-    messages = frozen_warnings(lambda: apply(x))[1]
-    assert len(messages) == 1 and f"self.{name} is now {shown}" in messages[0]
+    result, messages = frozen_warnings(lambda: apply(x))
+    np.testing.assert_allclose(result, layer.apply(x))
+    assert len(messages) == 1 and f"holds {shown} now" in messages[0]
 
 
 def test_equal_values_unread_attributes_and_variables_do_not_warn():
@@ -95,7 +99,7 @@ def test_equal_values_unread_attributes_and_variables_do_not_warn():
     layer.calls += 1                    # not read by apply
     layer.bias.assign(np.ones(3))       # a Variable: read by the graph each call
     result, messages = frozen_warnings(lambda: apply(x))
-    assert messages == []
+    assert messages == [] and apply.trace_count == 1
     np.testing.assert_allclose(result, layer.apply(x))
 
 
@@ -104,7 +108,8 @@ def test_a_helper_method_of_self_names_its_own_line():
     run = ag.convert(layer.helper_user)
     run(x)
     layer.scale = 1.0
-    messages = frozen_warnings(lambda: run(x))[1]
+    result, messages = frozen_warnings(lambda: run(x))
+    np.testing.assert_allclose(result, layer.helper_user(x))
     assert len(messages) == 1
     assert f"{__file__}:{line_of(Layer._shifted, 'self.scale')}" in messages[0]
     assert messages[0].startswith("Layer.helper_user read self.scale")
@@ -115,7 +120,7 @@ def test_a_method_decorated_with_convert():
     layer.decorated(x)
     layer.scale = 3.0
     result, messages = frozen_warnings(lambda: layer.decorated(x))
-    np.testing.assert_allclose(result, x * 2.0)
+    np.testing.assert_allclose(result, x * 3.0)
     assert len(messages) == 1 and "Layer.decorated read self.scale" in messages[0]
 
 
@@ -132,8 +137,10 @@ def test_the_full_call_path_checks_too():
     items = {"a": np.ones(2)}           # a dict: not keyed by the short path
     total(items)
     table.offset = 4.0
-    messages = frozen_warnings(lambda: total(items))[1]
-    assert len(messages) == 1 and "self.offset is now 4.0" in messages[0]
+    result, messages = frozen_warnings(lambda: total(items))
+    np.testing.assert_allclose(result, table.total(items))
+    assert total.trace_count == 2
+    assert len(messages) == 1 and "it held 1.0 then and holds 4.0 now" in messages[0]
 
 
 def test_a_retrace_reads_the_new_value():
