@@ -7,6 +7,7 @@ cached, and tracing it again at each call is not a retrace.
 """
 import logging
 import re
+import types
 import warnings
 
 import numpy as np
@@ -165,17 +166,31 @@ def test_a_write_in_place_through_numpy_is_refused_too():
         ag.convert(fills)(np.ones(3))
 
 
-def test_a_value_of_a_finished_trace_still_escapes():
+def test_a_traced_value_left_in_a_closure_s_list_is_refused_and_taken_back():
     kept = []
 
     @ag.convert
     def keeps(x):
-        kept.append(x * 2)
+        kept.append(x * 2)   # would escape the trace that computed it
+        return x
+
+    with pytest.raises(ag.TracingError, match=r"puts a traced value in the enclosing list "
+                                              r"'kept'"):
+        keeps(np.ones(2))
+    assert kept == []
+
+
+def test_a_value_of_a_finished_trace_still_escapes():
+    kept = types.SimpleNamespace()   # not a plain object: its attributes are not watched
+
+    @ag.convert
+    def keeps(x):
+        kept.value = x * 2
         return x
 
     @ag.convert
     def reads(x):
-        return x + kept[0]
+        return x + kept.value
 
     keeps(np.ones(2))
     with pytest.raises(ag.TracingError, match=r"a traced value \(.*\) escaped the function "
