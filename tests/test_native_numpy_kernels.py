@@ -3,7 +3,10 @@ the native code (`runtime.native.numpy_kernels`, a `numba.objmode` block): the
 generated source calls them, the results are eager NumPy's bit for bit (same dtypes,
 NEP 50 promotion of Python and NumPy scalars included), NumPy's floating-point
 warnings and errors reach the user through a deopt, and small chains stay fused
-loops. Skipped, with the reason, where Numba is not installed.
+loops. A graph whose every operation would be such a call stays on the NumPy tier,
+which makes the same calls (the functions below add a scalar of native work, so
+that their NumPy calls run from machine code). Skipped, with the reason, where
+Numba is not installed.
 """
 from __future__ import annotations
 
@@ -24,13 +27,13 @@ SMALL = (4, 8)
 
 def gates(x, c):
     i = 1 / (1 + np.exp(-x))
-    return i * np.tanh(c), np.log(np.abs(x) + 1) - np.sin(c) * np.cos(x)
+    return i * np.tanh(c), np.log(np.abs(x) + 1) - np.sin(c) * np.cos(x), c[0, 0] * 2.0
 
 
 def cell(x, h, w, u):
     z = x @ w + h @ u
     a, b = np.split(z, 2, axis=1)
-    return np.tanh(a) * (1 / (1 + np.exp(-b)))
+    return np.tanh(a) * (1 / (1 + np.exp(-b))), x[0, 0] + 1
 
 
 def _source(f, *args):
@@ -53,6 +56,20 @@ def test_large_chains_call_numpy_and_match_it_bit_for_bit(dtype):
     source = _source(f, x, c)
     assert source.count("call_numpy(numpy_k") == 2 and "with objmode(" in source
     assert "np.exp(np.negative(" in source and "for i" not in source   # no fused loop
+
+
+def only_numpy(x, c):
+    i = 1 / (1 + np.exp(-x))
+    return i * np.tanh(c)
+
+
+def test_a_graph_of_numpy_calls_only_stays_on_the_numpy_tier():
+    rng = np.random.default_rng(0)
+    x, c = (rng.normal(size=BIG) for _ in range(2))
+    f = ag.convert(only_numpy, tier="native")
+    _same(f(x, c), only_numpy(x, c))
+    concrete = f.get_concrete_function(x, c)
+    assert concrete.tier == "numpy" and "NumPy's kernels" in concrete.tier_reason
 
 
 def test_small_chains_stay_fused_loops():
@@ -91,7 +108,7 @@ def test_scalars_promote_as_numpy_promotes_them():
 
 
 def exps(x):
-    return np.exp(x) * 2
+    return np.exp(x) * 2, x[0, 0] * 2.0
 
 
 def logs(x):
@@ -140,7 +157,7 @@ def test_underflow_follows_the_callers_errstate():
     with np.errstate(under="raise"), pytest.raises(FloatingPointError):
         f(x)
     with np.errstate(under="warn"), pytest.warns(RuntimeWarning, match="underflow"):
-        _same(f(x), np.zeros(BIG, np.float32))
+        _same(f(x)[0], np.zeros(BIG, np.float32))
 
 
 def test_numpys_tanh_is_cheaper_than_the_loop_on_large_arrays():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import re
 
 import numpy as np
 
@@ -59,7 +60,25 @@ def _check_lowerable(graph):
     for eqn in graph.all_eqns():
         if eqn.primitive.effectful or eqn.primitive.state:
             raise Unsupported(f"primitive {eqn.primitive.name!r} has effects")
-    return native_source(graph)
+    source, gen = native_source(graph)
+    if _only_numpy_calls(source):
+        raise Unsupported("every operation would call NumPy's kernels (large arrays): the "
+                          "NumPy tier makes the same calls, without leaving machine code")
+    return source, gen
+
+
+# The lines of a native function that does nothing but call NumPy (`numpy_kernels`):
+_NUMPY_CALL_LINES = re.compile(
+    r"\s*(with objmode\(.*|\w+, ok_\d+_ = call_numpy\(.*|if not ok_\d+_:|raise Deopt\(\)"
+    r"|\w+ = \w+\[[\d:, ]*\]|return \(.*)$")
+
+
+def _only_numpy_calls(source: str) -> bool:
+    """Whether the native function's body is only `objmode` calls of NumPy's kernels (and
+    basic slices of their results): machine code would gain nothing."""
+    body = source.split("\n\n\n")[0].splitlines()[1:]
+    return "call_numpy(" in source and all(
+        _NUMPY_CALL_LINES.match(line) for line in body if line.strip())
 
 
 def compile_native(graph, fallback, output_expr, in_worker: bool = False):

@@ -25,7 +25,9 @@ The results are NumPy's, bit for bit. Under `np.errstate(over=, divide=,
 invalid="raise")` (underflow as the caller set it), a floating-point error, or
 any other exception, makes the call deopt to the NumPy tier, which gives NumPy's
 warning or error, as the fused loops' float checks do. Smaller chains stay
-fused loops (no temporaries, no call).
+fused loops (no temporaries, no call). A graph whose every operation would be
+such a call (the cell above) stays on the NumPy tier (`compile._only_numpy_calls`),
+which makes the same calls without the transitions.
 """
 from __future__ import annotations
 
