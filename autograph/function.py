@@ -54,6 +54,7 @@ from .eager_mode import setting as eager_mode
 from .frozen_bindings import snapshot
 from .cache_keys import CacheKey, ObjectKey, describe_changes, is_array_key
 from .operators.staging import holding_arguments
+from .call_layouts import keyer_for
 from .fast_path import call_key, prepare
 from .module_state import ModuleStateChanged, ModuleWatch, refusing_every_change
 from .operators.in_place import read_only
@@ -118,6 +119,7 @@ class GraphFunction:
         self._shared_as = (getattr(fn, "__code__", None), autograph)   # leaves if these change
         self._traces = TraceCache()
         self._fast = self._traces.fast       # the short path's table (TraceCache.fast)
+        self._keyer = call_key               # its key of a call: call_layouts.keyer_for
         self._variable_policy = FirstTraceCreates(self.__qualname__)
         self._lock = threading.RLock()
         self._last_sig: tuple[CallSignature, str] | None = None   # and its device
@@ -140,8 +142,8 @@ class GraphFunction:
                         entry = self._fast.get((x.dtype, x.shape))
                     else:   # a lone NumPy scalar's key is its type
                         entry = self._fast.get(t) or self._fast.get(call_key(args, kwargs))
-                else:
-                    entry = self._fast.get(call_key(args, kwargs))
+                else:   # keyed by code made for the layout of calls seen (call_layouts.py)
+                    entry = self._fast.get(self._keyer(args, kwargs))
                 if entry is not None:
                     run, call = entry
                     try:
@@ -225,6 +227,8 @@ class GraphFunction:
         if entry is not None:
             with self._lock:
                 self._traces.remember_call(key, concrete, raw, entry)
+            if len(args) != 1 or kwargs:
+                self._keyer = keyer_for(args, kwargs)
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The graph for one signature: arrays, `TensorSpec`s and Python values as in a call."""
