@@ -21,18 +21,21 @@ class BindingChanged(Exception):
     """A binding a graph's trace read holds another value: the call must trace again."""
 
 
-def guard(run, frozen: FrozenBindings):
-    """`run` (the short path's callable, `run(*arrays)`) checking `frozen` before each call."""
-    make = _checker(frozen.attributes, frozen.global_names, len(frozen.cells))
+def guard(run, frozen: FrozenBindings, n_arrays: int):
+    """`run` (the short path's callable, `run(*arrays)` of `n_arrays` arrays) checking
+    `frozen` before each call."""
+    make = _checker(frozen.attributes, frozen.global_names, len(frozen.cells), n_arrays)
     return make(run, frozen.instance, frozen.module, frozen.cells, frozen.values,
                 frozen.changed, BindingChanged)
 
 
 @functools.lru_cache(maxsize=256)
-def _checker(attributes: tuple, global_names: tuple, n_cells: int):
+def _checker(attributes: tuple, global_names: tuple, n_cells: int, n_arrays: int):
     """`make(run, instance, G, cells, values, changed, BindingChanged)` -> `run_checked`,
-    compiled once per layout of bindings (names are identifiers; globals by `repr`)."""
+    compiled once per layout of bindings (names are identifiers; globals by `repr`) and
+    number of arrays (named parameters: no tuple of them to pack and unpack)."""
     n = len(attributes) + len(global_names) + n_cells
+    arrays = ", ".join(f"x{i}" for i in range(n_arrays))
     kept = ", ".join(f"v{i}" for i in range(n)) + ","   # the values, as closure cells
     tests = [f"s.{name} is v{i}" for i, name in enumerate(attributes)]
     tests += [f"G[{name!r}] is v{i}" for i, name in enumerate(global_names, len(attributes))]
@@ -42,7 +45,7 @@ def _checker(attributes: tuple, global_names: tuple, n_cells: int):
              f"    {kept} = values"]
     if n_cells:
         lines.append("    " + "".join(f"c{j}, " for j in range(n_cells)) + "= cells")
-    lines += ["    def run_checked(*arrays):",
+    lines += [f"    def run_checked({arrays}):",
               f"        nonlocal {kept[:-1]}",
               "        try:"]
     if attributes:
@@ -54,7 +57,7 @@ def _checker(attributes: tuple, global_names: tuple, n_cells: int):
               "            if changed() is not None:",
               "                raise BindingChanged",
               f"            {kept} = values   # equal new objects, taken in",
-              "        return run(*arrays)",
+              f"        return run({arrays})",
               "    return run_checked"]
     source = "\n".join(lines) + "\n"
     scope: dict = {}

@@ -219,7 +219,7 @@ class GraphFunction:
             return
         run = concrete.fast_call if concrete.backend.xp is np else _flat_caller(concrete)
         if concrete.bindings is not None:   # checks the globals and attributes it read
-            run = guard(run, concrete.bindings)
+            run = guard(run, concrete.bindings, sum(map(is_array_key, sig.keys)))
         try:
             entry = prepare(self._signature, self._apply_defaults, args, kwargs, sig, run)
         except Exception:   # a call it cannot mirror keeps the full path, which served it
