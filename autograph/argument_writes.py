@@ -42,6 +42,7 @@ import numpy as np
 
 from autograph_runtime import TracingError
 from autograph_runtime.backend import CPU
+from autograph_runtime.tree import flatten
 
 
 class ArgumentsNotFollowed(TracingError):
@@ -86,6 +87,41 @@ def copy_back(inputs, writes, values) -> None:
             np.copyto(target, CPU.asarray(value), casting="same_kind")
         elif hasattr(target, "__cuda_array_interface__"):
             target[...] = value
+
+
+def with_callers_arrays(result, inputs, writes, values):
+    """`result` with each leaf that is the final value of a written argument, or a view of
+    one, replaced by the caller's array, which `copy_back` wrote, or the same view of it:
+    eagerly a function writing its argument and returning it returns that very array
+    (`b[0] *= 2; return b`), so writes through the result reach it."""
+    swap = {id(v): (v, inputs[i]) for i, v in zip(writes, values)
+            if type(inputs[i]) is np.ndarray and type(v) is np.ndarray}
+    if not swap:
+        return result
+    leaves, tree = flatten(result)
+    new = [_callers(leaf, swap) if type(leaf) is np.ndarray else leaf for leaf in leaves]
+    if all(a is b for a, b in zip(new, leaves)):
+        return result
+    return tree.unflatten(new)
+
+
+def _callers(leaf, swap: dict):
+    """`leaf` as the caller's array, or as the same view of it, where it is a written
+    argument's final value or a view of one (both C-ordered: a written argument is)."""
+    if id(leaf) in swap:
+        return swap[id(leaf)][1]
+    base = leaf.base
+    while isinstance(base, np.ndarray) and id(base) not in swap:
+        base = base.base
+    if base is None or id(base) not in swap:
+        return leaf
+    value, caller = swap[id(base)]
+    if not (value.flags.c_contiguous and caller.flags.c_contiguous) or \
+            value.dtype != caller.dtype or value.shape != caller.shape:
+        return leaf
+    offset = leaf.__array_interface__["data"][0] - value.__array_interface__["data"][0]
+    return np.ndarray(leaf.shape, leaf.dtype, buffer=caller, offset=offset,
+                      strides=leaf.strides)
 
 
 def _shares(a, b) -> bool:

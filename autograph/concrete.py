@@ -22,7 +22,7 @@ from autograph_runtime.tracer_value import write_in_place
 from autograph_runtime.tree import flatten
 from autograph_runtime.verify import verify
 
-from .argument_writes import check_targets, copy_back
+from .argument_writes import check_targets, copy_back, with_callers_arrays
 from .cache_keys import is_array_key
 from .signature import CallSignature
 from .tiers import Tiering
@@ -158,6 +158,7 @@ class ConcreteFunction:
         else:
             result, written = self._fn(*inputs)
             copy_back(callers, self._writes, written)
+            result = with_callers_arrays(result, callers, self._writes, written)
         if backend.finish is not None:   # a lazy backend's results (`DaskBackend.finish`)
             leaves, tree = flatten(result)
             result = tree.unflatten(backend.finish(leaves))
