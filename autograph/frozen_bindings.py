@@ -6,7 +6,8 @@ A graph holds what its trace read: `x * self.scale`, `X @ W` for a module-level
 string, None, NumPy array or scalar, a tuple of them; not an `ag.Variable`, a
 module, function, class or other object): the attributes a method's source
 reads as `self.NAME` (`self_reads.py`), the globals the function's own code
-reads (`module_state.globals_read`) and its closure cells. Every later call of
+reads (`module_state.globals_read`) and those the helpers of its module that it
+reaches read (`module_state.reached`), and its closure cells. Every later call of
 that graph checks them (`stale` on the full path, `binding_guard.guard` on the
 short path, by identity). One holding another value (not the same object,
 and not equal: the same type, and for arrays the same dtype, shape and bytes)
@@ -16,8 +17,8 @@ keep one graph (pass the value as an argument, or hold it in an `ag.Variable`).
 An equal new object (`m.w = m.w.copy()`) is taken in, and does not retrace.
 
 Not seen: an array changed in place (the same object: its graphs keep what
-they captured, as `jax.jit`), what the functions it calls read (but the
-methods of `self` it calls), attributes of an object without a `__dict__`,
+they captured, as `jax.jit`), what functions of other modules it calls read
+(and the closure cells of the helpers it calls), attributes of an object without a `__dict__`,
 and reads the source does not spell `self.NAME` (`getattr(self, name)`).
 
 >>> import numpy as np, warnings
@@ -54,7 +55,7 @@ import numpy as np
 
 from autograph_runtime.source import user_stacklevel
 
-from .module_state import globals_read
+from .module_state import globals_read, reached
 from .operators.frozen import FrozenValueWarning
 from .self_reads import instance_and_function, reads_of
 
@@ -162,7 +163,12 @@ def snapshot(fn) -> FrozenBindings | None:
     code = getattr(function, "__code__", None)
     if isinstance(function, types.FunctionType) and code is not None:
         lines = first_reads(code)
-        for name, value in globals_read(function).items():
+        read = {}
+        for f in reached(function):   # its helpers of the same module too (`helper(x)`)
+            if f.__globals__ is function.__globals__:
+                read.update((name, value) for name, value in globals_read(f).items()
+                            if name not in read)
+        for name, value in read.items():
             if is_plain(value):
                 globals_.append((name, _where(code, lines, name), value))
         for name, cell in zip(code.co_freevars, function.__closure__ or ()):

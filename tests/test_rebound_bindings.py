@@ -278,3 +278,29 @@ def test_a_gradient_traces_again_for_a_global_its_function_reads():
     with pytest.warns(ag.FrozenValueWarning, match="loss read the global SCALE"):
         np.testing.assert_allclose(grad(x), np.full(3, 5.0))
     assert grad.trace_count == 2
+
+
+HELPER_OFFSET = 1.0
+
+
+def _add_offset(x):
+    return x + HELPER_OFFSET
+
+
+def through_a_helper(x):
+    return _add_offset(x) * 2
+
+
+def test_a_global_a_helper_of_the_same_module_read_retraces_when_rebound():
+    global HELPER_OFFSET
+    f = ag.convert(through_a_helper)
+    x = np.arange(3.0)
+    np.testing.assert_array_equal(f(x), through_a_helper(x))
+    try:
+        HELPER_OFFSET = 5.0
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ag.FrozenValueWarning)
+            np.testing.assert_array_equal(f(x), through_a_helper(x))
+        assert f.trace_count == 2
+    finally:
+        HELPER_OFFSET = 1.0
