@@ -94,3 +94,15 @@ def check(fn, *args):
         np.testing.assert_array_equal(g, w)
     for w, g in zip(eager_args, graph_args):
         np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("make", [
+    lambda k: np.asarray(k), lambda k: np.array(k), lambda k: np.asanyarray(k),
+    lambda k: np.array(k, dtype=np.int32),
+], ids=["asarray", "array", "asanyarray", "array dtype"])
+def test_an_array_made_of_a_traced_scalar_index_copies_as_eagerly(make):
+    def keep(a, k):
+        r = a[make(k)]
+        a[k, 0] = -1.0
+        return r
+    check(keep, np.arange(9.0).reshape(3, 3), np.int64(1))

@@ -34,6 +34,7 @@ from autograph_runtime.ops.building import index_concatenate
 from autograph_runtime.ops.more_functions import NOT_DISPATCHED
 from autograph_runtime.ops.python_numbers import convert_weak
 from autograph_runtime.ops.shape_ops import as_layout
+from autograph_runtime.tracer_value import zero_d_array
 
 
 def holds_traced(value) -> bool:
@@ -117,8 +118,9 @@ def construct(f, args: tuple, kwargs: dict):
             raise unsupported(f"numpy.array(..., copy=False, order={order!r})")
         value = as_layout(value, order)
     ndmin = operator.index(options.get("ndmin", 0))
-    return np.expand_dims(value, tuple(range(ndmin - value.ndim))) if ndmin > value.ndim \
-        else value   # a view, as NumPy's
+    if ndmin > value.ndim:
+        return np.expand_dims(value, tuple(range(ndmin - value.ndim)))   # a view, as NumPy's
+    return zero_d_array(value, args[:1])   # `np.asarray(x.argmax())`: a 0-d array, eagerly
 
 
 _INDEX_TRICKS = (type(np.r_), type(np.c_))
