@@ -89,17 +89,22 @@ def copy_back(inputs, writes, values) -> None:
             target[...] = value
 
 
-def with_callers_arrays(result, inputs, writes, values):
+def with_callers_arrays(result, inputs, writes, values, returned=()):
     """`result` with each leaf that is the final value of a written argument, or a view of
     one, replaced by the caller's array, which `copy_back` wrote, or the same view of it:
     eagerly a function writing its argument and returning it returns that very array
-    (`b[0] *= 2; return b`), so writes through the result reach it."""
+    (`b[0] *= 2; return b`), so writes through the result reach it. `returned`: (leaf,
+    input) pairs the graph knows (the same value: also a 0-d one, which the graph's
+    output makes a new array); other leaves are matched by object, and views by base."""
     swap = {id(v): (v, inputs[i]) for i, v in zip(writes, values)
             if type(inputs[i]) is np.ndarray and type(v) is np.ndarray}
-    if not swap:
+    if not swap and not returned:
         return result
     leaves, tree = flatten(result)
     new = [_callers(leaf, swap) if type(leaf) is np.ndarray else leaf for leaf in leaves]
+    for leaf, i in returned:
+        if type(inputs[i]) is np.ndarray:
+            new[leaf] = inputs[i]
     if all(a is b for a, b in zip(new, leaves)):
         return result
     return tree.unflatten(new)

@@ -61,6 +61,11 @@ class ConcreteFunction:
         self._writes = tuple(writes_arguments)
         n_results = sum(self._is_output)
         self.writes_arguments = {i: n_results + j for j, i in enumerate(self._writes)}
+        # (leaf of the result, written input): a result that is the argument's final value
+        result_outputs = [k for k, is_out in enumerate(self._is_output) if is_out]
+        self._returns_written = tuple(
+            (leaf, i) for leaf, atom in zip(result_outputs, graph.outputs)
+            for i, out in self.writes_arguments.items() if graph.outputs[out] is atom)
         if config.verify_graphs:
             verify(graph)
         self._bound = list(zip(graph.inputs[n_arrays:], self._variables))
@@ -158,7 +163,8 @@ class ConcreteFunction:
         else:
             result, written = self._fn(*inputs)
             copy_back(callers, self._writes, written)
-            result = with_callers_arrays(result, callers, self._writes, written)
+            result = with_callers_arrays(result, callers, self._writes, written,
+                                         self._returns_written)
         if backend.finish is not None:   # a lazy backend's results (`DaskBackend.finish`)
             leaves, tree = flatten(result)
             result = tree.unflatten(backend.finish(leaves))

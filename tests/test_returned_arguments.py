@@ -27,6 +27,11 @@ def two_arguments(a, b):
     return b, a, a[0]
 
 
+def zero_d_in_place(z):
+    z += 1
+    return z
+
+
 def swap_rows(m, i, j):
     m[[i, j]] = m[[j, i]]
     return m
@@ -37,6 +42,7 @@ CASES = [
     (views_after_a_write, lambda: (np.ones((3, 2)),)),
     (two_arguments, lambda: (np.zeros(3), np.ones((2, 2)))),
     (swap_rows, lambda: (np.arange(6.0).reshape(3, 2), 0, 2)),
+    (zero_d_in_place, lambda: (np.array(2.0),)),
 ]
 
 
@@ -50,7 +56,7 @@ def test_writes_through_returned_arguments_reach_the_caller_s_arrays(fn, make):
         got = got if isinstance(got, tuple) else (got,)
         for w, g in zip(want, got):
             assert isinstance(g, np.ndarray)
-            if isinstance(w, np.ndarray) and w.ndim:
+            if isinstance(w, np.ndarray):
                 w[...] = w * 3 + 1   # the caller writes through each result
                 g[...] = g * 3 + 1
             else:
