@@ -18,8 +18,9 @@ An equal new object (`m.w = m.w.copy()`) is taken in, and does not retrace.
 
 Not seen: an array changed in place (the same object: its graphs keep what
 they captured, as `jax.jit`), what functions of other modules it calls read
-(and the closure cells of the helpers it calls), attributes of an object without a `__dict__`,
-and reads the source does not spell `self.NAME` (`getattr(self, name)`).
+(and the closure cells of the helpers it calls), attributes of an object
+without a `__dict__`, and reads the source does not spell `self.NAME`
+(`getattr(self, name)`).
 
 >>> import numpy as np, warnings
 >>> import autograph as ag
