@@ -58,6 +58,7 @@ from .call_layouts import keyer_for
 from .fast_path import call_key, prepare
 from .module_state import ModuleStateChanged, ModuleWatch, refusing_every_change
 from .operators.in_place import read_only
+from .operators.outside_iterators import iterators_in, watching
 from .outside_arrays import outside_arrays, refusal
 from .signature import CallSignature, flatten_call, param_specs_of
 from .specs import TensorSpec
@@ -440,7 +441,9 @@ class GraphFunction:
                 if module.every_change else {}   # (a graph asked for: tf.function's writes)
             try:
                 with holding_arguments([c for c, _, _ in containers if type(c) is list]), \
-                        read_only([array for array, _ in outside.values()], probe=False):
+                        read_only([array for array, _ in outside.values()], probe=False), \
+                        watching(iterators_in(module.named.values())
+                                 if module.every_change else frozenset()):
                     result = target(*args, **kwargs)
             except Exception as error:
                 refused, deferred = refusal(error, outside, self.__qualname__), False

@@ -29,7 +29,8 @@ class attributes (`Hits.count += 1`) of the classes the code names. Watched:
 the function's own code (its nested functions' included) and the user's
 functions it reaches through its globals and closure cells (`reached`: a helper
 bumping a counter), not functions it reaches otherwise (an argument, an
-attribute), nor an outside iterator it advances (`next(it)`).
+attribute). An iterator they hold is not advanced while tracing
+(`operators/outside_iterators.py`).
 """
 from __future__ import annotations
 

@@ -219,3 +219,31 @@ def test_a_traced_value_left_in_a_closure_dict_is_refused_even_without_the_fallb
     converted = ag.convert(make_running_mean(), eager_fallback=False)
     with pytest.raises(ag.TracingError, match="traced value in the enclosing dict 'state'"):
         converted(np.arange(3.0))
+
+
+def make_drawing():
+    items = iter(range(1000))
+
+    def take(x):
+        return x + next(items)
+
+    def take_three(x):
+        total = 0
+        for k in items:            # a loop over the outside iterator: three items a call
+            total += k
+            if k % 3 == 2:
+                break
+        return x * total
+    return take, take_three
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["next", "for"])
+def test_an_outside_iterator_gives_each_call_eager_s_items(which):
+    eager = make_drawing()[which]
+    x = np.ones(2)
+    want = [eager(x) for _ in range(4)]
+    converted = ag.convert(make_drawing()[which])
+    with pytest.warns(ag.FallbackWarning, match="advances an iterator from outside"):
+        got = [converted(x) for _ in range(4)]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

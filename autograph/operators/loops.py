@@ -26,6 +26,7 @@ from autograph_runtime.tracer import read_if_variable
 
 from .. import trace_log
 from .composite import staged_block
+from .outside_iterators import refuse_advancing
 from .in_place import staged_writing
 from .lists import TracedList, settle_list_types, stage_lists
 from .loop_islands import staged_or_island
@@ -197,6 +198,7 @@ def for_stmt(iterable, extra_test, body, state: tuple, names: tuple):
     `extra_test` (or None) is how converted `break` and `return` end the loop. Where
     staging it is refused for its containers, it runs as Python when the graph runs.
     """
+    refuse_advancing(iterable, "a `for` loop")
     start = 0
     if isinstance(read_if_variable(iterable), FlatIter):   # `x.flat`: a long one stays a loop
         shape = read_if_variable(iterable).base.aval.shape
