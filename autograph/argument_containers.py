@@ -94,7 +94,7 @@ def refuse_changed(watched: list, function: str, where, every_change: bool = Fal
     changed = [(c, items, label) for c, items, label in watched
                if not same_items(items_of(c), items) and (
                    not is_plain_object(c) or holds_tracers(items_of(c), items) or
-                   every_change and _sets_values(items_of(c), items))]
+                   every_change and sets_values(items_of(c), items))]
     if not changed:
         return
     container, items, label = changed[0]
@@ -129,7 +129,7 @@ def refuse_changed(watched: list, function: str, where, every_change: bool = Fal
         f"outside the function")
 
 
-def _sets_values(now: dict, before: dict) -> bool:
+def sets_values(now: dict, before: dict) -> bool:
     """Whether an object's attributes changed other than by a new `Variable` (which a
     first call may create)."""
     return any(not _is_variable(v) for k, v in now.items() if k not in before or

@@ -30,9 +30,9 @@ import functools
 
 import numpy as np
 
-from .fast_path import KEYWORD, NUMERIC_SCALARS, NUMPY_SCALAR, call_key
+from .fast_path import KEYWORD, NUMERIC_SCALARS, NUMPY_SCALAR, VALUE_TYPES, call_key
 
-_KINDS = (int, bool, str, bytes, type(None), float)
+_KINDS = VALUE_TYPES | {float}   # the leaves `call_key` keys by value
 
 
 def keyer_for(args: tuple, kwargs: dict):

@@ -53,7 +53,7 @@ NUMPY_SCALAR = _Marker("numpy scalar")   # the second item of a NumPy scalar's p
 KEYWORD = _Marker("keyword")             # (name, KEYWORD) opens a keyword argument's items
 
 _ndarray, _generic, _float = np.ndarray, np.generic, float
-_VALUE_TYPES = frozenset({int, bool, str, bytes, type(None)})
+VALUE_TYPES = frozenset({int, bool, str, bytes, type(None)})   # keyed by type and value
 # NumPy scalar types whose type alone fixes the dtype (not `str_`, `void`, `datetime64`, ...):
 # keyed by the type, which costs less than reading and hashing the dtype
 NUMERIC_SCALARS = frozenset(np.dtype(c).type for c in "?bhilqBHILQefdgFDG")
@@ -79,7 +79,7 @@ def call_key(args: tuple, kwargs: dict):
         t = type(x)
         if t is _ndarray:
             key += (x.dtype, x.shape)
-        elif t in _VALUE_TYPES:
+        elif t in VALUE_TYPES:
             key += (t, x)
         elif t is _float:
             key += (_float, x if x == x and x != 0.0 else repr(x))
@@ -94,7 +94,7 @@ def call_key(args: tuple, kwargs: dict):
             t = type(x)
             if t is _ndarray:
                 key += (name, KEYWORD, x.dtype, x.shape)
-            elif t in _VALUE_TYPES:
+            elif t in VALUE_TYPES:
                 key += (name, KEYWORD, t, x)
             elif t is _float:
                 key += (name, KEYWORD, _float, x if x == x and x != 0.0 else repr(x))
@@ -111,7 +111,7 @@ def _add_leaf(x, key: tuple):
     t = type(x)
     if t is _ndarray:
         return key + (x.dtype, x.shape)
-    if t in _VALUE_TYPES:
+    if t in VALUE_TYPES:
         return key + (t, x)
     if t is _float:
         return key + (_float, x if x == x and x != 0.0 else repr(x))

@@ -48,7 +48,7 @@ from autograph_runtime.source import is_library_file, location_note
 
 from autograph_runtime.tree import flatten
 
-from .argument_containers import holds_tracers, is_object, put_back, watch_named
+from .argument_containers import holds_tracers, is_object, put_back, sets_values, watch_named
 from .operators.containers import is_plain_object, items_of, same_items
 
 _MISSING = object()
@@ -210,7 +210,7 @@ class ModuleWatch:
             where = "enclosing" if re.match(r"\w+", label)[0] in self._cells else "module-level"
             if holds_tracers(now, items):
                 return f"puts a traced value in the {where} {kind} {label!r}"
-            if self.every_change and not is_plain_object(container):
+            if self.every_change and (not is_plain_object(container) or sets_values(now, items)):
                 return f"changes the {where} {kind} {label!r}"
         return None
 

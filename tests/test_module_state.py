@@ -221,11 +221,47 @@ def test_a_traced_value_left_in_a_closure_dict_is_refused_even_without_the_fallb
         converted(np.arange(3.0))
 
 
+class Counter:
+    n = 0
+
+
+COUNTER = Counter()
+
+
+def count_on_an_object(x):
+    COUNTER.n += 1                 # a module-level object's attribute, a Python value
+    return x * COUNTER.n
+
+
+def test_an_attribute_of_a_module_level_object_changes_at_every_call_as_eagerly():
+    COUNTER.__dict__.clear()
+    x = np.arange(3.0)
+    want = [count_on_an_object(x) for _ in range(3)]
+    COUNTER.__dict__.clear()
+    converted = ag.convert(count_on_an_object)
+    with pytest.warns(ag.FallbackWarning, match="changes the module-level object 'COUNTER'"):
+        got = [converted(x) for _ in range(3)]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    assert COUNTER.n == 3
+
+
 def make_drawing():
     items = iter(range(1000))
 
     def take(x):
         return x + next(items)
+
+    def take_by_method(x):
+        return x + items.__next__()
+
+    def take_enumerated(x):
+        for k, v in enumerate(items):
+            return x + v * k
+
+    def take_zipped(x):
+        for v, w in zip(items, [10.0]):
+            return x + v * w
 
     def take_three(x):
         total = 0
@@ -234,10 +270,10 @@ def make_drawing():
             if k % 3 == 2:
                 break
         return x * total
-    return take, take_three
+    return take, take_three, take_by_method, take_enumerated, take_zipped
 
 
-@pytest.mark.parametrize("which", [0, 1], ids=["next", "for"])
+@pytest.mark.parametrize("which", range(5), ids=["next", "for", "__next__", "enumerate", "zip"])
 def test_an_outside_iterator_gives_each_call_eager_s_items(which):
     eager = make_drawing()[which]
     x = np.ones(2)

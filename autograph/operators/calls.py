@@ -32,7 +32,7 @@ from .conversions import conversion_call, type_query
 from .effects import print_
 from .logging_calls import logging_call, warnings_call
 from .ordering import ordering_call
-from .outside_iterators import refuse_advancing
+from .outside_iterators import refuse_consuming
 from .truths import truth_call
 from .frozen import warn_if_frozen
 from .in_place import refuse_probe_at
@@ -116,8 +116,7 @@ def converted_call(f, args, kwargs):
     """`f(*args, **kwargs)`, with `f` converted where it is user code."""
     if f is print:
         return print_(*args, **kwargs)
-    if f is next and args:
-        refuse_advancing(args[0], "next()")
+    refuse_consuming(f, args, kwargs)   # an outside iterator, advanced while tracing
     logged = logging_call(f, args, kwargs)   # `log.info("loss %.3f", loss)`: when the graph runs
     if logged is not NotImplemented:
         return logged

@@ -179,6 +179,7 @@ def _sequence(value):
 
 
 def enumerate_(sequence, start=0):
+    refuse_advancing(sequence, "enumerate()")
     sequence = _sequence(sequence)
     if isinstance(sequence, (Tracer, TracedRange, TracedZip)):
         return TracedZip([sequence], enumerate_start=start)
@@ -186,6 +187,8 @@ def enumerate_(sequence, start=0):
 
 
 def zip_(*sequences):
+    for sequence in sequences:
+        refuse_advancing(sequence, "zip()")
     sequences = tuple(map(_sequence, sequences))
     if any(isinstance(s, (Tracer, TracedRange, TracedZip)) for s in sequences):
         return TracedZip(list(sequences))

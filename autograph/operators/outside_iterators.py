@@ -1,6 +1,7 @@
 """Iterators from outside a function, which a trace must not advance.
 
-`next(it)` or `for v in it:` on an iterator a global or closure cell holds
+`next(it)`, `for v in it:` or any call given it (`enumerate(it)`, `list(it)`,
+`it.__next__()`) on an iterator a global or closure cell holds
 (`it = iter(range(1000))` at module level) takes an item from it for good: a
 trace that advanced it and was then refused (the call runs eagerly instead)
 could not put the item back, and the eager run would take the next one. While
@@ -40,11 +41,21 @@ def iterators_in(values) -> frozenset:
 @contextlib.contextmanager
 def watching(ids: frozenset):
     """In the block, advancing an iterator of `ids` is refused (`refuse_advancing`)."""
-    before, _watched.ids = _watched.ids, ids
+    before, _watched.ids = _watched.ids, _watched.ids | ids   # (a nested trace: both)
     try:
         yield
     finally:
         _watched.ids = before
+
+
+def refuse_consuming(f, args: tuple, kwargs: dict) -> None:
+    """`refuse_advancing` for a call that may advance a watched iterator: one passed to it
+    (`next(it)`, `enumerate(it)`, `list(it)`, `zip(it, xs)`) or whose method it is
+    (`it.__next__()`)."""
+    if _watched.ids:
+        refuse_advancing(getattr(f, "__self__", None), f"{getattr(f, '__name__', 'a call')}()")
+        for value in (*args, *kwargs.values()):
+            refuse_advancing(value, f"{getattr(f, '__name__', 'a call')}()")
 
 
 def refuse_advancing(value, how: str) -> None:
