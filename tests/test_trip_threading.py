@@ -209,3 +209,24 @@ def test_generated_parity_loops_give_eager_s_answers(test, then, otherwise, afte
     if not ends_in_int64(source, n, m):
         return
     check_program(f, (np.int64(n), np.int64(m)))
+
+
+STEP = np.arange(5.0)
+
+
+def collatz_reading_a_captured_array(n, x):
+    total = x * 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+            total = total + STEP       # a constant the body reads: left unthreaded
+        total = total - STEP / 2
+    return total, n
+
+
+def test_a_loop_reading_a_captured_array_gives_eager_s_answer():
+    assert not threads(collatz_reading_a_captured_array, np.int64(27), np.zeros(5))
+    for n in (1, 6, 27):
+        check_program(collatz_reading_a_captured_array, (np.int64(n), np.zeros(5)))

@@ -19,9 +19,9 @@ The proofs come from the low bit of integers (`parity`): known from literals,
 from a branch taken on `n % 2`, and through `+ - *` and negation, whose parity
 int64 wrap-around keeps. The next trip is the one eager code runs, in the same
 order, so the results, errors and warnings are the same; the condition skipped
-is a comparison of integers, which neither raises nor warns. A body with an
-effect (print, variable write) is left as it is, and so is a loop no branch
-threads. Each loop's body is threaded once: its code at most doubles.
+is a comparison, which neither raises nor warns. A body with an
+effect (print, variable write) or a captured array is left as it is, and so
+is a loop no branch threads. Each loop's body is threaded once: its code at most doubles.
 """
 from __future__ import annotations
 
@@ -204,7 +204,8 @@ def _is_low_bit(eqn, facts: Facts) -> bool:
 def _learn_value(var, value, eqn, facts: Facts) -> None:
     """`var`, defined by `eqn`, is `value`; where `eqn` is `n % 2` or `n & 1`, n's low bit."""
     facts.set(var, value)
-    if _is_low_bit(eqn, facts) and type(eqn.inputs[0]) is Var and type(value) is int:
+    if _is_low_bit(eqn, facts) and type(eqn.inputs[0]) is Var and _integral(eqn.inputs[0]) \
+            and type(value) is int:
         facts.set(eqn.inputs[0], bit=value & 1)
 
 
@@ -212,8 +213,9 @@ def _learn_value(var, value, eqn, facts: Facts) -> None:
 def _threaded(loop: Eqn) -> Eqn:
     """`loop` with its body threaded through the first branch that proves the next trip."""
     cond, body, n = loop.params["cond"], loop.params["body"], loop.params["num_carry"]
-    if graph_effects(body).any or not all(_op(e) in _SILENT for e in cond.eqns):
-        return loop
+    if graph_effects(body).any or not all(_op(e) in _SILENT for e in cond.eqns) or \
+            any(graph.consts for graph in _graphs(body)):
+        return loop   # (constants are read by the graph that holds them: not moved)
     defined = {v.id: e for e in body.eqns for v in e.outputs}
     for k, branch in enumerate(body.eqns):
         if branch.primitive is not cond_p:
@@ -252,27 +254,25 @@ def _thread(body: Graph, k: int, arm: str, following: str) -> Graph:
         a for eqn in body.eqns[k + 1:] for a in eqn.inputs if type(a) is Var]
     read_later = {a.id for a in later}   # (not the test alone: its code stays inline)
     passed = list(body.inputs) + [v for eqn in prefix for v in eqn.outputs if v.id in read_later]
-    consts: dict = {}
     arms = {}
     for name in ("true", "false"):
         inputs = [Var(v.aval, v.name) for v in passed]
         subst = {v.id: new for v, new in zip(passed, inputs)}
         eqns: list = []
-        outputs = _trip(body, k, name, subst, eqns, consts, start=k)
+        outputs = _trip(body, k, name, subst, eqns, start=k)
         if name == arm:   # the next trip, from its start
             consts_read = inputs[len(outputs):len(body.inputs)]   # the loop's constants
             subst = {v.id: atom for v, atom in zip(body.inputs, outputs + consts_read)}
-            outputs = _trip(body, k, following, subst, eqns, consts, start=0)
+            outputs = _trip(body, k, following, subst, eqns, start=0)
             eqns = _folded_steps(eqns, outputs)
         arms[name] = Graph(f"{body.name}_{name}", inputs, eqns, outputs)
     results = [Var(a.aval, getattr(a, "name", None)) for a in body.outputs]
     threaded = Eqn(cond_p, [branch.inputs[0]] + passed, {**branch.params, **arms}, results,
                    branch.source)
-    return prune_dead_code(Graph(body.name, body.inputs, prefix + [threaded], results,
-                                 {**body.consts, **consts}))
+    return prune_dead_code(Graph(body.name, body.inputs, prefix + [threaded], results))
 
 
-def _trip(body: Graph, k: int, arm: str, subst: dict, eqns: list, consts: dict, start: int):
+def _trip(body: Graph, k: int, arm: str, subst: dict, eqns: list, start: int):
     """Appends to `eqns` the body's equations from `start` on (their inputs as `subst`
     binds them), its `cond` equation `k` as its branch `arm`; returns the body's results."""
     branch = body.eqns[k]
@@ -280,14 +280,19 @@ def _trip(body: Graph, k: int, arm: str, subst: dict, eqns: list, consts: dict, 
         if eqn is branch:
             taken = branch.params[arm]
             subst.update((v.id, _bound(a, subst)) for v, a in zip(taken.inputs, eqn.inputs[1:]))
-            for v, c in taken.consts.items():
-                subst[v.id] = fresh = Var(v.aval, v.name)
-                consts[fresh] = c
             eqns.extend(_cloned(e, subst) for e in taken.eqns)
             subst.update((v.id, _bound(a, subst)) for v, a in zip(eqn.outputs, taken.outputs))
         else:
             eqns.append(_cloned(eqn, subst))
     return [_bound(a, subst) for a in body.outputs]
+
+
+def _graphs(graph: Graph):
+    """`graph` and its subgraphs, depth first."""
+    yield graph
+    for eqn in graph.eqns:
+        for sub in eqn.subgraphs():
+            yield from _graphs(sub)
 
 
 def _bound(atom, subst: dict):
